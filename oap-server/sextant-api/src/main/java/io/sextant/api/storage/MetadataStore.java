@@ -1,0 +1,30 @@
+package io.sextant.api.storage;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Services, instances and endpoints. Upserts merge: first seen is the minimum, last seen the
+ * maximum, layers and attributes are unioned.
+ */
+public interface MetadataStore {
+  void upsertServices(List<ServiceMeta> services);
+
+  void upsertInstances(List<InstanceMeta> instances);
+
+  void upsertEndpoints(List<EndpointMeta> endpoints);
+
+  List<ServiceMeta> services();
+
+  Optional<ServiceMeta> service(String serviceId);
+
+  /** Instances of a service seen in any minute of {@code [startMinute, endMinute]}. */
+  List<InstanceMeta> instances(String serviceId, long startMinute, long endMinute);
+
+  Optional<InstanceMeta> instance(String instanceId);
+
+  /** Endpoints of a service whose name contains {@code keyword} (any, if empty), at most limit. */
+  List<EndpointMeta> endpoints(String serviceId, String keyword, int limit);
+
+  Optional<EndpointMeta> endpoint(String endpointId);
+}

@@ -1,0 +1,72 @@
+package io.sextant.core.aggregate;
+
+import io.sextant.api.id.EntityIds;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Caches SkyWalking-encoded ids by name, so the hot path does not base64-encode every record.
+ * Bounded: past {@code maxEntries} ids are computed without caching.
+ */
+final class IdCache {
+  private final ConcurrentHashMap<String, ServiceIds> services = new ConcurrentHashMap<>();
+  private final AtomicInteger size = new AtomicInteger();
+  private final int maxEntries;
+
+  IdCache(int maxEntries) {
+    this.maxEntries = maxEntries;
+  }
+
+  ServiceIds service(String name) {
+    ServiceIds ids = services.get(name);
+    if (ids != null) {
+      return ids;
+    }
+    ids = new ServiceIds(name, EntityIds.serviceId(name, true));
+    if (size.get() < maxEntries) {
+      ServiceIds prior = services.putIfAbsent(name, ids);
+      if (prior != null) {
+        return prior;
+      }
+      size.incrementAndGet();
+    }
+    return ids;
+  }
+
+  /** Ids under one service: its instances and endpoints, and relations to other services. */
+  final class ServiceIds {
+    final String name;
+    final String id;
+    private final ConcurrentHashMap<String, String> children = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, String> relations = new ConcurrentHashMap<>();
+
+    ServiceIds(String name, String id) {
+      this.name = name;
+      this.id = id;
+    }
+
+    String child(String childName) {
+      String childId = children.get(childName);
+      if (childId == null) {
+        childId = EntityIds.instanceId(id, childName);
+        remember(children, childName, childId);
+      }
+      return childId;
+    }
+
+    String relationTo(String destServiceId) {
+      String relationId = relations.get(destServiceId);
+      if (relationId == null) {
+        relationId = EntityIds.relationId(id, destServiceId);
+        remember(relations, destServiceId, relationId);
+      }
+      return relationId;
+    }
+
+    private void remember(ConcurrentHashMap<String, String> map, String key, String value) {
+      if (size.get() < maxEntries && map.putIfAbsent(key, value) == null) {
+        size.incrementAndGet();
+      }
+    }
+  }
+}

@@ -1,0 +1,18 @@
+package io.sextant.core.aggregate;
+
+import io.sextant.core.metric.MetricGroup;
+import io.sextant.core.metric.MetricState;
+
+/**
+ * A copy of an accumulator taken by the flusher. {@code closed} means no record will ever be added
+ * to this accumulator again. {@code detectPoints} and {@code protocols} are bit sets of ordinals.
+ */
+public record Snapshot(
+    MetricGroup group,
+    EntityRef entity,
+    long minuteBucket,
+    long sequence,
+    MetricState[] states,
+    int detectPoints,
+    int protocols,
+    boolean closed) {}

@@ -1,0 +1,218 @@
+package io.sextant.core.metric;
+
+import io.sextant.api.model.MeshRecord;
+import io.sextant.api.time.Step;
+import java.util.List;
+import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
+
+/**
+ * The aggregate functions of the metric table, with SkyWalking's value conventions: cpm is calls
+ * per minute of the bucket, percent and sla are scaled by 100 (10000 = 100%), apdex by 10000,
+ * averages are integer divisions, percentiles come from a sketch.
+ */
+public final class Functions {
+  private Functions() {}
+
+  /** Records per minute. State: a = count. */
+  public static AggregateFunction cpm() {
+    return new AggregateFunction() {
+      @Override
+      public void add(MetricState s, MeshRecord r) {
+        s.a++;
+      }
+
+      @Override
+      public void merge(MetricState into, MetricState from) {
+        into.a += from.a;
+      }
+
+      @Override
+      public Long value(MetricState s, Step step, int label) {
+        return s.a == 0 ? null : s.a / step.minutes();
+      }
+
+      @Override
+      public String name() {
+        return "cpm";
+      }
+    };
+  }
+
+  /** Integer mean of a field. State: a = sum, b = count. */
+  public static AggregateFunction longAvg(ToLongFunction<MeshRecord> field) {
+    return new AggregateFunction() {
+      @Override
+      public void add(MetricState s, MeshRecord r) {
+        s.a += field.applyAsLong(r);
+        s.b++;
+      }
+
+      @Override
+      public void merge(MetricState into, MetricState from) {
+        into.a += from.a;
+        into.b += from.b;
+      }
+
+      @Override
+      public Long value(MetricState s, Step step, int label) {
+        return s.b == 0 ? null : s.a / s.b;
+      }
+
+      @Override
+      public String name() {
+        return "longAvg";
+      }
+    };
+  }
+
+  /** Total of a field over the bucket. State: a = sum, b = count (to tell zero from no data). */
+  public static AggregateFunction sum(ToLongFunction<MeshRecord> field) {
+    return new AggregateFunction() {
+      @Override
+      public void add(MetricState s, MeshRecord r) {
+        s.a += field.applyAsLong(r);
+        s.b++;
+      }
+
+      @Override
+      public void merge(MetricState into, MetricState from) {
+        into.a += from.a;
+        into.b += from.b;
+      }
+
+      @Override
+      public Long value(MetricState s, Step step, int label) {
+        return s.b == 0 ? null : s.a;
+      }
+
+      @Override
+      public String name() {
+        return "sum";
+      }
+    };
+  }
+
+  /** Share of records matching, 10000 = 100%. State: a = matched, b = total. */
+  public static AggregateFunction percent(Predicate<MeshRecord> condition) {
+    return new AggregateFunction() {
+      @Override
+      public void add(MetricState s, MeshRecord r) {
+        if (condition.test(r)) {
+          s.a++;
+        }
+        s.b++;
+      }
+
+      @Override
+      public void merge(MetricState into, MetricState from) {
+        into.a += from.a;
+        into.b += from.b;
+      }
+
+      @Override
+      public Long value(MetricState s, Step step, int label) {
+        return s.b == 0 ? null : s.a * 10_000 / s.b;
+      }
+
+      @Override
+      public String name() {
+        return "percent";
+      }
+    };
+  }
+
+  /**
+   * Apdex with threshold T: satisfied is a success within T, tolerating a success within 4T, the
+   * rest (including every failure) frustrated; score = (satisfied + tolerating / 2) / total, scaled
+   * by 10000. State: a = satisfied, b = tolerating, c = total.
+   */
+  public static AggregateFunction apdex(
+      ToLongFunction<MeshRecord> latencyMillis, Predicate<MeshRecord> success, long thresholdMillis) {
+    return new AggregateFunction() {
+      @Override
+      public void add(MetricState s, MeshRecord r) {
+        if (success.test(r)) {
+          long latency = latencyMillis.applyAsLong(r);
+          if (latency <= thresholdMillis) {
+            s.a++;
+          } else if (latency <= 4 * thresholdMillis) {
+            s.b++;
+          }
+        }
+        s.c++;
+      }
+
+      @Override
+      public void merge(MetricState into, MetricState from) {
+        into.a += from.a;
+        into.b += from.b;
+        into.c += from.c;
+      }
+
+      @Override
+      public Long value(MetricState s, Step step, int label) {
+        return s.c == 0 ? null : (s.a * 2 + s.b) * 5_000 / s.c;
+      }
+
+      @Override
+      public String name() {
+        return "apdex";
+      }
+    };
+  }
+
+  /** Percentiles p50, p75, p90, p95 and p99 of a field, labelled {@code p}. State: sketch. */
+  public static AggregateFunction percentile(ToLongFunction<MeshRecord> field) {
+    List<String> labels = List.of("50", "75", "90", "95", "99");
+    double[] ranks = {0.50, 0.75, 0.90, 0.95, 0.99};
+    return new AggregateFunction() {
+      @Override
+      public void add(MetricState s, MeshRecord r) {
+        if (s.sketch == null) {
+          s.sketch = Sketches.newSketch();
+        }
+        s.sketch.accept(Math.max(0, field.applyAsLong(r)));
+      }
+
+      @Override
+      public void merge(MetricState into, MetricState from) {
+        if (from.sketch == null) {
+          return;
+        }
+        if (into.sketch == null) {
+          into.sketch = Sketches.newSketch();
+        }
+        into.sketch.mergeWith(from.sketch);
+      }
+
+      @Override
+      public Long value(MetricState s, Step step, int label) {
+        if (s.sketch == null || s.sketch.isEmpty()) {
+          return null;
+        }
+        return Math.round(s.sketch.getValueAtQuantile(ranks[label]));
+      }
+
+      @Override
+      public String labelKey() {
+        return "p";
+      }
+
+      @Override
+      public List<String> labelValues() {
+        return labels;
+      }
+
+      @Override
+      public String name() {
+        return "percentile";
+      }
+
+      @Override
+      public boolean usesSketch() {
+        return true;
+      }
+    };
+  }
+}

@@ -1,0 +1,62 @@
+package io.sextant.core.metric;
+
+import io.sextant.api.model.MeshRecord;
+import java.util.List;
+
+/** The metrics one accumulator maintains: all definitions sharing a source and a scope. */
+public final class MetricGroup {
+  private final int index;
+  private final Source source;
+  private final Scope scope;
+  private final MetricDefinition[] definitions;
+  private final Side[] sides;
+  private final AggregateFunction[] functions;
+
+  MetricGroup(int index, Source source, Scope scope, List<MetricDefinition> definitions) {
+    this.index = index;
+    this.source = source;
+    this.scope = scope;
+    this.definitions = definitions.toArray(new MetricDefinition[0]);
+    this.sides = definitions.stream().map(MetricDefinition::side).toArray(Side[]::new);
+    this.functions = definitions.stream().map(MetricDefinition::function).toArray(AggregateFunction[]::new);
+  }
+
+  public int index() {
+    return index;
+  }
+
+  public Source source() {
+    return source;
+  }
+
+  public Scope scope() {
+    return scope;
+  }
+
+  public MetricDefinition[] definitions() {
+    return definitions;
+  }
+
+  public MetricState[] newStates() {
+    MetricState[] states = new MetricState[definitions.length];
+    for (int i = 0; i < states.length; i++) {
+      states[i] = new MetricState();
+    }
+    return states;
+  }
+
+  /** Applies one record to every metric of the group whose side filter it passes. */
+  public void add(MetricState[] states, MeshRecord record) {
+    for (int i = 0; i < functions.length; i++) {
+      if (sides[i].matches(record.detectPoint())) {
+        functions[i].add(states[i], record);
+      }
+    }
+  }
+
+  public void merge(MetricState[] into, MetricState[] from) {
+    for (int i = 0; i < functions.length; i++) {
+      functions[i].merge(into[i], from[i]);
+    }
+  }
+}

@@ -1,0 +1,28 @@
+package io.sextant.core.metric;
+
+import com.datadoghq.sketch.ddsketch.DDSketch;
+
+/**
+ * The mergeable state of one metric for one entity and bucket. Every function uses the same three
+ * counters and an optional sketch, so states need no class hierarchy and copy cheaply. Not
+ * thread-safe: the owner synchronizes.
+ */
+public final class MetricState {
+  public long a;
+  public long b;
+  public long c;
+  public DDSketch sketch;
+
+  public MetricState copy() {
+    MetricState s = new MetricState();
+    s.a = a;
+    s.b = b;
+    s.c = c;
+    s.sketch = sketch == null ? null : sketch.copy();
+    return s;
+  }
+
+  public long[] counters() {
+    return new long[] {a, b, c};
+  }
+}

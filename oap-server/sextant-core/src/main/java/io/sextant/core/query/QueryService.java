@@ -1,0 +1,347 @@
+package io.sextant.core.query;
+
+import io.sextant.api.id.EntityIds;
+import io.sextant.api.storage.Edge;
+import io.sextant.api.storage.EdgeScope;
+import io.sextant.api.storage.EndpointMeta;
+import io.sextant.api.storage.InstanceMeta;
+import io.sextant.api.storage.MetricPartial;
+import io.sextant.api.storage.ServiceMeta;
+import io.sextant.api.storage.StorageComponent;
+import io.sextant.api.time.Step;
+import io.sextant.core.metric.AggregateFunction;
+import io.sextant.core.metric.MetricCatalog;
+import io.sextant.core.metric.MetricDefinition;
+import io.sextant.core.metric.MetricState;
+import io.sextant.core.metric.Scope;
+import io.sextant.core.metric.Sketches;
+import io.sextant.core.query.TopologyView.Call;
+import io.sextant.core.query.TopologyView.InstanceNode;
+import io.sextant.core.query.TopologyView.InstanceTopology;
+import io.sextant.core.query.TopologyView.Node;
+import io.sextant.core.query.TopologyView.Topology;
+import io.sextant.core.query.mqe.KeyValue;
+import io.sextant.core.query.mqe.MqeEntity;
+import io.sextant.core.query.mqe.MqeException;
+import io.sextant.core.query.mqe.RankedValue;
+import io.sextant.core.query.mqe.Series;
+import io.sextant.core.query.mqe.SeriesSource;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+
+/**
+ * Every read the query protocol needs, answered from storage by merging the partials of all
+ * collectors. The GraphQL layer calls only this.
+ */
+public final class QueryService implements SeriesSource {
+  private final StorageComponent storage;
+  private final MetricCatalog catalog;
+
+  public QueryService(StorageComponent storage, MetricCatalog catalog) {
+    this.storage = storage;
+    this.catalog = catalog;
+  }
+
+  public MetricCatalog catalog() {
+    return catalog;
+  }
+
+  // ---- metadata
+
+  public List<ServiceMeta> services(String layer) {
+    List<ServiceMeta> all = storage.metadata().services();
+    if (layer == null || layer.isEmpty()) {
+      return all;
+    }
+    return all.stream().filter(s -> s.layers().contains(layer)).toList();
+  }
+
+  public List<String> layers() {
+    Set<String> layers = new java.util.TreeSet<>();
+    storage.metadata().services().forEach(s -> layers.addAll(s.layers()));
+    return new ArrayList<>(layers);
+  }
+
+  public Optional<ServiceMeta> service(String serviceId) {
+    return storage.metadata().service(serviceId);
+  }
+
+  public Optional<ServiceMeta> findService(String name) {
+    return service(EntityIds.serviceId(name, true)).or(() -> service(EntityIds.serviceId(name, false)));
+  }
+
+  public List<InstanceMeta> instances(String serviceId, QueryDuration d) {
+    return storage.metadata().instances(serviceId, d.startMinute(), d.endMinute());
+  }
+
+  public Optional<InstanceMeta> instance(String instanceId) {
+    return storage.metadata().instance(instanceId);
+  }
+
+  public List<EndpointMeta> endpoints(String serviceId, String keyword, int limit) {
+    return storage.metadata().endpoints(serviceId, keyword, limit);
+  }
+
+  public Optional<EndpointMeta> endpoint(String endpointId) {
+    return storage.metadata().endpoint(endpointId);
+  }
+
+  // ---- topology
+
+  /** All service edges in the duration, keeping those that touch {@code keep}-accepted services. */
+  public Topology serviceTopology(QueryDuration d, Predicate<String> touches) {
+    List<Edge> edges = storage.topology().read(EdgeScope.SERVICE, d.startMinute(), d.endMinute());
+    Map<String, CallBuilder> calls = new LinkedHashMap<>();
+    Map<String, Set<String>> typeOf = new HashMap<>();
+    for (Edge e : edges) {
+      if (!touches.test(e.sourceId()) && !touches.test(e.destId())) {
+        continue;
+      }
+      calls.computeIfAbsent(e.relationId(), k -> new CallBuilder(e)).add(e);
+      typeOf.computeIfAbsent(e.destId(), k -> new LinkedHashSet<>()).add(e.component());
+      typeOf.computeIfAbsent(e.sourceId(), k -> new LinkedHashSet<>());
+    }
+    List<Node> nodes = new ArrayList<>();
+    typeOf.forEach((id, types) -> nodes.add(serviceNode(id, types)));
+    nodes.sort(Comparator.comparing(Node::name));
+    return new Topology(nodes, calls.values().stream().map(CallBuilder::build).toList());
+  }
+
+  private Node serviceNode(String id, Set<String> types) {
+    Optional<ServiceMeta> meta = service(id);
+    String name = meta.map(ServiceMeta::name).orElseGet(() -> EntityIds.parseServiceId(id).name());
+    boolean real = meta.map(ServiceMeta::normal).orElseGet(() -> EntityIds.parseServiceId(id).normal());
+    List<String> layers = meta.map(m -> List.copyOf(m.layers())).orElse(List.of());
+    return new Node(id, name, types.isEmpty() ? null : types.iterator().next(), real, layers);
+  }
+
+  /** Instance edges between the two services, in either direction. */
+  public InstanceTopology instanceTopology(String clientServiceId, String serverServiceId, QueryDuration d) {
+    List<Edge> edges = storage.topology().read(EdgeScope.SERVICE_INSTANCE, d.startMinute(), d.endMinute());
+    Map<String, CallBuilder> calls = new LinkedHashMap<>();
+    Map<String, InstanceNode> nodes = new TreeMap<>();
+    for (Edge e : edges) {
+      String src = EntityIds.parseChildId(e.sourceId()).serviceId();
+      String dst = EntityIds.parseChildId(e.destId()).serviceId();
+      boolean forward = src.equals(clientServiceId) && dst.equals(serverServiceId);
+      boolean backward = src.equals(serverServiceId) && dst.equals(clientServiceId);
+      if (!forward && !backward) {
+        continue;
+      }
+      calls.computeIfAbsent(e.relationId(), k -> new CallBuilder(e)).add(e);
+      nodes.computeIfAbsent(e.sourceId(), this::instanceNode);
+      nodes.computeIfAbsent(e.destId(), this::instanceNode);
+    }
+    return new InstanceTopology(new ArrayList<>(nodes.values()),
+        calls.values().stream().map(CallBuilder::build).toList());
+  }
+
+  private InstanceNode instanceNode(String instanceId) {
+    EntityIds.ChildIdParts parts = EntityIds.parseChildId(instanceId);
+    EntityIds.ServiceIdParts service = EntityIds.parseServiceId(parts.serviceId());
+    return new InstanceNode(instanceId, parts.name(), parts.serviceId(), service.name(), null, service.normal());
+  }
+
+  private static final class CallBuilder {
+    private final Edge first;
+    private final Set<String> detectPoints = new LinkedHashSet<>();
+    private final Set<String> components = new LinkedHashSet<>();
+
+    CallBuilder(Edge first) {
+      this.first = first;
+    }
+
+    void add(Edge e) {
+      detectPoints.add(e.detectPoint().name());
+      components.add(e.component());
+    }
+
+    Call build() {
+      List<String> dps = new ArrayList<>(detectPoints);
+      dps.sort(Comparator.naturalOrder());
+      return new Call(first.relationId(), first.sourceId(), first.destId(), dps, List.of(),
+          new ArrayList<>(components));
+    }
+  }
+
+  // ---- metrics
+
+  /** The merged state of each bucket that has data. */
+  public Map<Long, MetricState> mergedStates(MetricDefinition def, Collection<String> entityIds, Step step,
+      long start, long end) {
+    Map<Long, MetricState> byBucket = new HashMap<>();
+    for (MetricPartial p : storage.metrics().read(def.name(), entityIds, step, start, end)) {
+      def.function().merge(byBucket.computeIfAbsent(p.bucket(), b -> new MetricState()), decode(p));
+    }
+    return byBucket;
+  }
+
+  private static MetricState decode(MetricPartial p) {
+    MetricState s = new MetricState();
+    long[] v = p.values();
+    s.a = v.length > 0 ? v[0] : 0;
+    s.b = v.length > 1 ? v[1] : 0;
+    s.c = v.length > 2 ? v[2] : 0;
+    s.sketch = p.sketch() == null ? null : Sketches.decode(p.sketch());
+    return s;
+  }
+
+  @Override
+  public List<Series> read(String metric, Map<String, String> labelSelector, MqeEntity entity, List<Long> buckets,
+      Step step) {
+    MetricDefinition def = definition(metric);
+    String entityId = entityId(def, entity);
+    AggregateFunction fn = def.function();
+    List<String> labels = selectLabels(def, labelSelector);
+    Map<Long, MetricState> states =
+        buckets.isEmpty() ? Map.of() : mergedStates(def, List.of(entityId), step, buckets.get(0), buckets.get(buckets.size() - 1));
+    List<Series> out = new ArrayList<>();
+    for (String label : labels) {
+      int labelIndex = fn.labelKey() == null ? 0 : fn.labelValues().indexOf(label);
+      Double[] values = new Double[buckets.size()];
+      for (int i = 0; i < values.length; i++) {
+        MetricState st = states.get(buckets.get(i));
+        Long v = st == null ? null : fn.value(st, step, labelIndex);
+        values[i] = v == null ? null : v.doubleValue();
+      }
+      List<KeyValue> kv = fn.labelKey() == null ? List.of() : List.of(new KeyValue(fn.labelKey(), label));
+      out.add(new Series(kv, values));
+    }
+    return out;
+  }
+
+  private static List<String> selectLabels(MetricDefinition def, Map<String, String> selector) {
+    AggregateFunction fn = def.function();
+    if (fn.labelKey() == null) {
+      if (!selector.isEmpty()) {
+        throw new MqeException("metric '" + def.name() + "' has no labels, but " + selector.keySet() + " was selected");
+      }
+      return fn.labelValues();
+    }
+    for (String key : selector.keySet()) {
+      if (!key.equals(fn.labelKey())) {
+        throw new MqeException("metric '" + def.name() + "' has no label '" + key + "' (it has '" + fn.labelKey() + "')");
+      }
+    }
+    String wanted = selector.get(fn.labelKey());
+    if (wanted == null) {
+      return fn.labelValues();
+    }
+    List<String> out = new ArrayList<>();
+    for (String v : wanted.split(",")) {
+      String value = v.trim();
+      if (!fn.labelValues().contains(value)) {
+        throw new MqeException("metric '" + def.name() + "' has no " + fn.labelKey() + "='" + value
+            + "'; valid values are " + fn.labelValues());
+      }
+      out.add(value);
+    }
+    return out;
+  }
+
+  @Override
+  public List<RankedValue> topN(String metric, int n, boolean ascending, Map<String, String> attributes,
+      MqeEntity entity, List<Long> buckets, Step step) {
+    MetricDefinition def = definition(metric);
+    if (def.scope().isRelation()) {
+      throw new MqeException("top_n is not supported for relation metric '" + metric + "'");
+    }
+    String layer = attributes.get("attr0");
+    for (String key : attributes.keySet()) {
+      if (!key.equals("attr0")) {
+        throw new MqeException("top_n attribute '" + key + "' is not supported (only attr0, the layer)");
+      }
+    }
+    String onlyService = def.scope() != Scope.SERVICE && entity.serviceName() != null
+        ? EntityIds.serviceId(entity.serviceName(), entity.normal() == null || entity.normal())
+        : null;
+    Map<String, double[]> sums = new HashMap<>();
+    Map<String, Map<Long, MetricState>> byEntity = new HashMap<>();
+    if (!buckets.isEmpty()) {
+      for (MetricPartial p : storage.metrics().read(metric, null, step, buckets.get(0), buckets.get(buckets.size() - 1))) {
+        def.function().merge(byEntity.computeIfAbsent(p.entityId(), k -> new HashMap<>())
+            .computeIfAbsent(p.bucket(), b -> new MetricState()), decode(p));
+      }
+    }
+    byEntity.forEach((id, states) -> {
+      String serviceId = def.scope() == Scope.SERVICE ? id : EntityIds.parseChildId(id).serviceId();
+      if (onlyService != null && !onlyService.equals(serviceId)) {
+        return;
+      }
+      if (layer != null && service(serviceId).map(s -> !s.layers().contains(layer)).orElse(true)) {
+        return;
+      }
+      double[] acc = new double[2];
+      states.forEach((bucket, st) -> {
+        Long v = def.function().value(st, step, 0);
+        if (v != null) {
+          acc[0] += v;
+          acc[1]++;
+        }
+      });
+      if (acc[1] > 0) {
+        sums.put(id, acc);
+      }
+    });
+    Comparator<RankedValue> order = Comparator.comparingDouble(RankedValue::value);
+    return sums.entrySet().stream()
+        .map(e -> new RankedValue(displayName(def.scope(), e.getKey()), e.getValue()[0] / e.getValue()[1]))
+        .sorted(ascending ? order : order.reversed())
+        .limit(n)
+        .toList();
+  }
+
+  private static String displayName(Scope scope, String id) {
+    return scope == Scope.SERVICE ? EntityIds.parseServiceId(id).name() : EntityIds.parseChildId(id).name();
+  }
+
+  private MetricDefinition definition(String metric) {
+    return catalog.find(metric).orElseThrow(() -> new MqeException("unknown metric '" + metric + "'"));
+  }
+
+  /** The SkyWalking id of the entity an MQE expression names, for the metric's scope. */
+  static String entityId(MetricDefinition def, MqeEntity e) {
+    String service = require(e.serviceName(), "serviceName", def);
+    String serviceId = EntityIds.serviceId(service, e.normal() == null || e.normal());
+    return switch (def.scope()) {
+      case SERVICE -> serviceId;
+      case SERVICE_INSTANCE -> EntityIds.instanceId(serviceId, require(e.serviceInstanceName(), "serviceInstanceName", def));
+      case ENDPOINT -> EntityIds.endpointId(serviceId, require(e.endpointName(), "endpointName", def));
+      case SERVICE_RELATION -> EntityIds.relationId(serviceId, destServiceId(e, def));
+      case SERVICE_INSTANCE_RELATION -> EntityIds.relationId(
+          EntityIds.instanceId(serviceId, require(e.serviceInstanceName(), "serviceInstanceName", def)),
+          EntityIds.instanceId(destServiceId(e, def), require(e.destServiceInstanceName(), "destServiceInstanceName", def)));
+    };
+  }
+
+  private static String destServiceId(MqeEntity e, MetricDefinition def) {
+    return EntityIds.serviceId(require(e.destServiceName(), "destServiceName", def),
+        e.destNormal() == null || e.destNormal());
+  }
+
+  private static String require(String value, String field, MetricDefinition def) {
+    if (value == null || value.isEmpty()) {
+      throw new MqeException("metric '" + def.name() + "' is a " + def.scope().name().toLowerCase()
+          + " metric: the entity needs " + field);
+    }
+    return value;
+  }
+
+  /** Names of metrics matching a regex, with their scope and type, for {@code listMetrics}. */
+  public List<MetricDefinition> listMetrics(String regex) {
+    java.util.regex.Pattern p = regex == null || regex.isEmpty() ? null : java.util.regex.Pattern.compile(regex);
+    return catalog.all().stream().filter(d -> p == null || p.matcher(d.name()).find()).toList();
+  }
+
+}

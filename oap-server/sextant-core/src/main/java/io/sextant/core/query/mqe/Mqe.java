@@ -1,0 +1,45 @@
+package io.sextant.core.query.mqe;
+
+import io.sextant.api.time.Step;
+import java.util.List;
+
+/** Entry point of the MQE (Metrics Query Expression) parser and evaluator. */
+public final class Mqe {
+  private Mqe() {
+  }
+
+  /** Parses once; throws MqeException with position and reason on a syntax error. */
+  public static Expression parse(String expression) {
+    return Parser.parse(expression);
+  }
+
+  /**
+   * Parses and evaluates; never throws for user errors: returns type UNKNOWN with {@code error} set (parse error,
+   * unknown metric, bad function args...).
+   */
+  public static MqeResult evaluate(String expression, SeriesSource source, MqeEntity entity, List<Long> buckets,
+      Step step) {
+    Expression parsed;
+    try {
+      parsed = parse(expression);
+    } catch (MqeException e) {
+      return MqeResult.error(e.getMessage());
+    }
+    return evaluate(parsed, source, entity, buckets, step);
+  }
+
+  /** Evaluates an already parsed expression (lets callers cache {@link #parse} results); same error contract. */
+  public static MqeResult evaluate(Expression expression, SeriesSource source, MqeEntity entity, List<Long> buckets,
+      Step step) {
+    try {
+      List<Long> bucketList = buckets == null ? List.of() : List.copyOf(buckets);
+      return new Evaluator(source, entity, bucketList, step).eval(expression);
+    } catch (MqeException e) {
+      return MqeResult.error(e.getMessage());
+    } catch (RuntimeException e) {
+      // A failing source (storage down, bad data) is reported like any other query error instead of
+      // breaking the whole GraphQL response.
+      return MqeResult.error("failed to evaluate expression: " + e);
+    }
+  }
+}

@@ -1,0 +1,25 @@
+package io.sextant.core.query.mqe;
+
+import io.sextant.api.time.Step;
+import java.util.List;
+import java.util.Map;
+
+/** Where metric data comes from. Implemented by the query service. */
+public interface SeriesSource {
+  /**
+   * Reads metric {@code metric} for {@code entity} over {@code buckets} (bucket longs like 202611221030, in step
+   * {@code step}). {@code labelSelector} is the parsed {@code {k='v1,v2', ...}} selector (empty map if none); for a
+   * labelled metric (e.g. percentiles with label p) the source returns one Series per selected label value (all label
+   * values if no selector). Throws MqeException with a clear message if the metric is unknown.
+   */
+  List<Series> read(String metric, Map<String, String> labelSelector, MqeEntity entity, List<Long> buckets, Step step);
+
+  /**
+   * top_n support: ranks entities of {@code metric} by the average of their values over the buckets, optionally
+   * restricted by attribute filters like attr0='MESH' (passed as a map), and restricted to the entity's service when
+   * entity.serviceName() is non-null (for instance/endpoint metrics). Returns at most {@code n}, sorted by
+   * {@code ascending}.
+   */
+  List<RankedValue> topN(String metric, int n, boolean ascending, Map<String, String> attributes, MqeEntity entity,
+      List<Long> buckets, Step step);
+}

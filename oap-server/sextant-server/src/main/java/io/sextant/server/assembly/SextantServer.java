@@ -1,0 +1,195 @@
+package io.sextant.server.assembly;
+
+import com.linecorp.armeria.common.HttpResponse;
+import com.linecorp.armeria.common.HttpStatus;
+import com.linecorp.armeria.common.MediaType;
+import com.linecorp.armeria.server.Server;
+import com.linecorp.armeria.server.ServerBuilder;
+import com.linecorp.armeria.server.grpc.GrpcService;
+import com.linecorp.armeria.server.grpc.GrpcServiceBuilder;
+import graphql.GraphQL;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sextant.api.component.CheckResult;
+import io.sextant.api.time.Step;
+import io.sextant.api.time.TimeBuckets;
+import io.sextant.core.aggregate.Aggregator;
+import io.sextant.core.aggregate.AggregatorLimits;
+import io.sextant.core.flush.Flusher;
+import io.sextant.core.flush.FlusherConfig;
+import io.sextant.core.metric.MeshMetricTable;
+import io.sextant.core.metric.MetricCatalog;
+import io.sextant.core.query.QueryService;
+import io.sextant.query.graphql.QueryLimits;
+import io.sextant.query.graphql.SextantGraphql;
+import io.sextant.receiver.mesh.MeshReceiverLimits;
+import io.sextant.receiver.mesh.MeshTelemetryReceiver;
+import io.sextant.server.config.SextantConfig;
+import io.sextant.storage.memory.MemoryStorage;
+import io.sextant.storage.memory.MemoryStorageConfig;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one assembly class: builds every component from the configuration with constructors, starts
+ * them in order (storage, core, query, receivers) and stops them in reverse, flushing what was
+ * accepted.
+ */
+public final class SextantServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(SextantServer.class);
+  public static final String VERSION = "10.1.0-sextant-0.1.0";
+
+  private final SextantConfig config;
+  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final MemoryStorage storage;
+  private final Aggregator aggregator;
+  private final Flusher flusher;
+  private final QueryService query;
+  private final TimeBuckets buckets;
+  private final ScheduledExecutorService keeper =
+      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-keeper"));
+  private Server server;
+  private volatile boolean ready;
+  private boolean closed;
+
+  public SextantServer(SextantConfig config) {
+    this.config = config;
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmGcMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    ZoneId zone = ZoneId.of(config.string("core.timezone"));
+    this.buckets = new TimeBuckets(zone, Clock.systemUTC());
+    MetricCatalog catalog = MeshMetricTable.catalog(config.integer("core.apdexThresholdMillis"));
+    this.storage = new MemoryStorage(new MemoryStorageConfig(config.integer("storage.memory.maxPartials")));
+    registry.more().counter("sextant_storage_memory_evicted_partials", java.util.List.of(), storage,
+        MemoryStorage::evictedPartials);
+    registry.gauge("sextant_storage_memory_partials", storage, MemoryStorage::partialCount);
+    this.aggregator = new Aggregator(catalog, buckets, new AggregatorLimits(
+        config.integer("core.maxAccumulators"), config.integer("core.maxLateMinutes"),
+        config.integer("core.maxFutureMinutes"), config.integer("core.maxCachedIds")), registry);
+    this.flusher = new Flusher(aggregator, storage, buckets, new FlusherConfig(
+        config.integer("core.flushIntervalMillis"), config.integer("core.graceMinutes"),
+        config.integer("core.maxPendingPartials")), config.string("core.collectorId"), registry);
+    this.query = new QueryService(storage, catalog);
+  }
+
+  public SextantServer start() {
+    storage.start();
+    flusher.start();
+    keeper.scheduleWithFixedDelay(this::expire, 1, 1, TimeUnit.MINUTES);
+    GraphQL graphql = SextantGraphql.build(query, new QueryLimits(config.integer("query.maxDepth"),
+        config.integer("query.maxComplexity"), config.integer("query.maxDurationPoints")), VERSION,
+        this::health, buckets.zone(), Clock.systemUTC());
+    int grpcPort = config.integer("server.grpcPort");
+    int httpPort = config.integer("server.httpPort");
+    String host = config.string("server.host");
+    ServerBuilder sb = Server.builder()
+        .port(new InetSocketAddress(host, grpcPort), com.linecorp.armeria.common.SessionProtocol.HTTP)
+        .port(new InetSocketAddress(host, httpPort), com.linecorp.armeria.common.SessionProtocol.HTTP)
+        .maxRequestLength(config.integer("server.maxHttpRequestBytes"))
+        .requestTimeout(Duration.ofSeconds(config.integer("server.requestTimeoutSeconds")))
+        .gracefulShutdownTimeout(Duration.ofSeconds(config.integer("server.shutdownGraceSeconds")),
+            Duration.ofSeconds(config.integer("server.shutdownGraceSeconds") + 5L));
+    GrpcServiceBuilder grpc = GrpcService.builder()
+        .maxRequestMessageLength(config.integer("server.maxGrpcMessageBytes"));
+    if (config.bool("receiver.mesh.enabled")) {
+      grpc.addService(new MeshTelemetryReceiver(aggregator, new MeshReceiverLimits(
+          config.integer("receiver.mesh.maxMessageBytes"), config.integer("receiver.mesh.maxStringLength"),
+          config.integer("receiver.mesh.maxProperties"), config.integer("receiver.mesh.maxRecordsPerMessage")),
+          registry));
+    }
+    // gRPC streams have no overall deadline: a sidecar keeps one open for as long as it lives.
+    sb.virtualHost(grpcPort).service(grpc.build(), delegate -> (ctx, req) -> {
+      ctx.clearRequestTimeout();
+      return delegate.serve(ctx, req);
+    });
+    sb.virtualHost(httpPort)
+        .service("/graphql", new GraphqlHttpService(graphql))
+        .service("/metrics", (ctx, req) -> HttpResponse.of(HttpStatus.OK,
+            MediaType.parse("text/plain; version=0.0.4; charset=utf-8"), registry.scrape()))
+        .service("/healthz", (ctx, req) -> HttpResponse.of("ok"))
+        .service("/readyz", (ctx, req) -> {
+          CheckResult r = health();
+          return r.ok() ? HttpResponse.of("ready")
+              : HttpResponse.of(HttpStatus.SERVICE_UNAVAILABLE, MediaType.PLAIN_TEXT_UTF_8, r.detail());
+        })
+        .service("/", (ctx, req) -> HttpResponse.of(HttpStatus.OK, MediaType.HTML_UTF_8, consolePage()));
+    server = sb.build();
+    server.start().join();
+    ready = true;
+    LOG.info("Sextant {} started: gRPC receivers on {}:{}, GraphQL on http://{}:{}/graphql (collector {})",
+        VERSION, host, grpcPort, host, httpPort, config.string("core.collectorId"));
+    return this;
+  }
+
+  private CheckResult health() {
+    if (!ready) {
+      return CheckResult.failed("starting or stopping");
+    }
+    return storage.check();
+  }
+
+  private void expire() {
+    try {
+      long now = buckets.nowMillis();
+      storage.expire(
+          buckets.minuteBucket(now - config.integer("storage.memory.minuteRetentionMinutes") * 60_000L),
+          TimeBuckets.rollup(buckets.minuteBucket(now - config.integer("storage.memory.hourRetentionHours") * 3_600_000L), Step.HOUR),
+          TimeBuckets.rollup(buckets.minuteBucket(now - config.integer("storage.memory.dayRetentionDays") * 86_400_000L), Step.DAY));
+    } catch (RuntimeException e) {
+      LOG.warn("expiring old data failed", e);
+    }
+  }
+
+  private static String consolePage() {
+    try (InputStream in = SextantServer.class.getResourceAsStream("/console.html")) {
+      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public QueryService query() {
+    return query;
+  }
+
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  public Flusher flusher() {
+    return flusher;
+  }
+
+  /** Stops taking traffic, then writes everything accepted, then closes storage. Idempotent. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    ready = false;
+    if (server != null) {
+      server.stop().join();
+    }
+    keeper.shutdownNow();
+    flusher.close();
+    storage.close();
+    LOG.info("Sextant stopped; everything accepted was flushed");
+  }
+}

@@ -1,0 +1,67 @@
+package io.sextant.server.config;
+
+import static io.sextant.server.config.ConfigKey.bool;
+import static io.sextant.server.config.ConfigKey.integer;
+import static io.sextant.server.config.ConfigKey.oneOf;
+import static io.sextant.server.config.ConfigKey.string;
+
+import java.time.ZoneId;
+import java.util.List;
+
+/** Every configuration key Sextant knows, with its default. docs/configuration.md lists them. */
+public final class ConfigKeys {
+  private ConfigKeys() {}
+
+  public static final List<ConfigKey> ALL = List.of(
+      string("server.host", "0.0.0.0", "address to listen on"),
+      integer("server.grpcPort", 11800, 1, 65535, "gRPC port for receivers (SkyWalking's default)"),
+      integer("server.httpPort", 12800, 1, 65535, "HTTP port: /graphql, /metrics, /healthz, /readyz"),
+      integer("server.maxGrpcMessageBytes", 4 * 1024 * 1024, 1024, 64 * 1024 * 1024,
+          "largest gRPC message accepted on the wire; larger ones fail the stream with RESOURCE_EXHAUSTED"),
+      integer("server.maxHttpRequestBytes", 1024 * 1024, 1024, 64 * 1024 * 1024, "largest HTTP request body"),
+      integer("server.requestTimeoutSeconds", 30, 1, 3600, "timeout of one GraphQL request"),
+      integer("server.shutdownGraceSeconds", 5, 0, 300, "how long in-flight requests may finish on shutdown"),
+
+      string("core.collectorId", defaultCollectorId(), "this collector's id, tagged on every partial it writes"),
+      string("core.timezone", ZoneId.systemDefault().getId(), "time zone of time buckets and query durations"),
+      integer("core.flushIntervalMillis", 1000, 100, 60_000, "how often accumulated partials are written"),
+      integer("core.graceMinutes", 1, 0, 60, "minutes a past minute stays open for late records"),
+      integer("core.maxAccumulators", 1_000_000, 1000, 100_000_000,
+          "open (entity, minute) accumulators; past it new entities are refused (RESOURCE_EXHAUSTED)"),
+      integer("core.maxLateMinutes", 1440, 1, 100_000, "records older than this are refused"),
+      integer("core.maxFutureMinutes", 10, 0, 1440, "records further in the future than this are refused"),
+      integer("core.maxPendingPartials", 2_000_000, 1000, 100_000_000,
+          "partials waiting for storage; past it the oldest are dropped (counted)"),
+      integer("core.maxCachedIds", 1_000_000, 0, 100_000_000, "entity ids cached by name"),
+      integer("core.apdexThresholdMillis", 500, 1, 3_600_000, "apdex threshold T"),
+
+      oneOf("storage.selector", "memory", List.of("memory"), "storage backend (also SEXTANT_STORAGE)"),
+      integer("storage.memory.maxPartials", 5_000_000, 1000, 500_000_000,
+          "metric partials held; past it the oldest buckets are evicted (counted)"),
+      integer("storage.memory.minuteRetentionMinutes", 1440, 60, 100_000, "how long minute data is kept"),
+      integer("storage.memory.hourRetentionHours", 168, 1, 100_000, "how long hour data is kept"),
+      integer("storage.memory.dayRetentionDays", 30, 1, 10_000, "how long day data is kept"),
+
+      bool("receiver.mesh.enabled", true, "serve skywalking.v3.ServiceMeshMetricService"),
+      integer("receiver.mesh.maxMessageBytes", 1024 * 1024, 128, 64 * 1024 * 1024,
+          "largest telemetry message accepted; larger ones are rejected and counted"),
+      integer("receiver.mesh.maxStringLength", 512, 16, 65536, "longest service/instance/endpoint name"),
+      integer("receiver.mesh.maxProperties", 64, 0, 10_000, "instance properties per record"),
+      integer("receiver.mesh.maxRecordsPerMessage", 10_000, 1, 1_000_000, "records in one message"),
+
+      integer("query.maxDepth", 15, 2, 100, "deepest GraphQL selection"),
+      integer("query.maxComplexity", 5000, 10, 1_000_000, "most fields in one GraphQL request"),
+      integer("query.maxDurationPoints", 10080, 10, 1_000_000, "most time points in one queried duration"));
+
+  private static String defaultCollectorId() {
+    String host = System.getenv("HOSTNAME");
+    if (host == null || host.isBlank()) {
+      try {
+        host = java.net.InetAddress.getLocalHost().getHostName();
+      } catch (java.net.UnknownHostException e) {
+        host = "sextant";
+      }
+    }
+    return host;
+  }
+}

@@ -1,0 +1,115 @@
+package io.sextant.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.linecorp.armeria.client.grpc.GrpcClients;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import io.sextant.server.assembly.SextantServer;
+import io.sextant.server.config.SextantConfig;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.skywalking.apm.network.servicemesh.v3.MeshProbeDownstream;
+import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricServiceGrpc;
+import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
+
+/** A real Sextant on free local ports, with a real gRPC client and a real HTTP GraphQL client. */
+final class TestServer implements AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final HttpClient http = HttpClient.newHttpClient();
+  final SextantServer server;
+  final int grpcPort;
+  final int httpPort;
+
+  TestServer(Map<String, String> overrides) {
+    grpcPort = freePort();
+    httpPort = freePort();
+    Map<String, String> all = new HashMap<>(Map.of(
+        "server.host", "127.0.0.1",
+        "server.grpcPort", String.valueOf(grpcPort),
+        "server.httpPort", String.valueOf(httpPort),
+        "core.timezone", "UTC",
+        "core.collectorId", "test",
+        "core.flushIntervalMillis", "200"));
+    all.putAll(overrides);
+    server = new SextantServer(SextantConfig.defaults().with(all)).start();
+  }
+
+  static int freePort() {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Streams the messages on one client stream and returns the final gRPC status. */
+  Status stream(List<ServiceMeshMetrics> messages) throws Exception {
+    ServiceMeshMetricServiceGrpc.ServiceMeshMetricServiceStub stub = GrpcClients
+        .builder("http://127.0.0.1:" + grpcPort)
+        .build(ServiceMeshMetricServiceGrpc.ServiceMeshMetricServiceStub.class);
+    CompletableFuture<Status> done = new CompletableFuture<>();
+    StreamObserver<ServiceMeshMetrics> out = stub.collect(new StreamObserver<>() {
+      @Override
+      public void onNext(MeshProbeDownstream value) {}
+
+      @Override
+      public void onError(Throwable t) {
+        done.complete(Status.fromThrowable(t));
+      }
+
+      @Override
+      public void onCompleted() {
+        done.complete(Status.OK);
+      }
+    });
+    for (ServiceMeshMetrics m : messages) {
+      out.onNext(m);
+    }
+    out.onCompleted();
+    return done.get(30, TimeUnit.SECONDS);
+  }
+
+  /** POSTs a GraphQL query and returns the whole response ({@code data}, {@code errors}). */
+  JsonNode graphql(String query) throws Exception {
+    HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/graphql"))
+        .header("content-type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("query", query))))
+        .build();
+    HttpResponse<String> res = http.send(req, HttpResponse.BodyHandlers.ofString());
+    return JSON.readTree(res.body());
+  }
+
+  /** The {@code data} of a query that must not fail. */
+  JsonNode data(String query) throws Exception {
+    JsonNode r = graphql(query);
+    if (r.has("errors") && !r.get("errors").isEmpty()) {
+      throw new AssertionError("GraphQL errors: " + r.get("errors") + " for " + query);
+    }
+    return r.get("data");
+  }
+
+  String get(String path) throws Exception {
+    HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path)).build();
+    return http.send(req, HttpResponse.BodyHandlers.ofString()).body();
+  }
+
+  /** Forces a flush now, as the periodic flusher would, so tests need not sleep. */
+  void flush() {
+    server.flusher().flush(false);
+  }
+
+  @Override
+  public void close() {
+    server.close();
+  }
+}

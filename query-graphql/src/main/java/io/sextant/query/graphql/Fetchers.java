@@ -1,0 +1,40 @@
+package io.sextant.query.graphql;
+
+import graphql.GraphqlErrorBuilder;
+import graphql.execution.DataFetcherResult;
+import graphql.schema.DataFetcher;
+import graphql.schema.DataFetchingEnvironment;
+import io.sextant.core.query.QueryDuration;
+import io.sextant.core.query.mqe.MqeException;
+import java.util.Map;
+
+/** Helpers shared by the wiring classes: argument parsing and turning bad input into clear errors. */
+final class Fetchers {
+  private Fetchers() {}
+
+  /** Wraps a fetcher so that bad arguments become a GraphQL error with the reason, not a stack trace. */
+  static <T> DataFetcher<Object> safe(DataFetcher<T> fetcher) {
+    return env -> {
+      try {
+        return fetcher.get(env);
+      } catch (IllegalArgumentException | MqeException e) {
+        return error(env, e.getMessage());
+      }
+    };
+  }
+
+  static DataFetcherResult<Object> error(DataFetchingEnvironment env, String message) {
+    return DataFetcherResult.newResult()
+        .error(GraphqlErrorBuilder.newError(env).message(message).build())
+        .build();
+  }
+
+  static QueryDuration duration(DataFetchingEnvironment env, QueryLimits limits) {
+    Map<String, Object> d = env.getArgument("duration");
+    if (d == null) {
+      throw new IllegalArgumentException("duration is required");
+    }
+    return QueryDuration.parse((String) d.get("start"), (String) d.get("end"), String.valueOf(d.get("step")),
+        limits.maxDurationPoints());
+  }
+}

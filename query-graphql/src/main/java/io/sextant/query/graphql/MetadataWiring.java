@@ -1,0 +1,115 @@
+package io.sextant.query.graphql;
+
+import static io.sextant.query.graphql.Fetchers.duration;
+import static io.sextant.query.graphql.Fetchers.safe;
+
+import graphql.schema.idl.RuntimeWiring;
+import io.sextant.api.id.EntityIds;
+import io.sextant.api.storage.EndpointMeta;
+import io.sextant.api.storage.InstanceMeta;
+import io.sextant.api.storage.ServiceMeta;
+import io.sextant.core.query.QueryService;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** metadata-v2.graphqls (and the v1 aliases swctl still calls): services, instances, endpoints. */
+final class MetadataWiring {
+  private MetadataWiring() {}
+
+  static void wire(RuntimeWiring.Builder w, QueryService q, QueryLimits limits) {
+    w.type("Query", t -> t
+        .dataFetcher("listLayers", safe(env -> q.layers()))
+        .dataFetcher("listServices", safe(env -> services(q.services(env.getArgument("layer")))))
+        .dataFetcher("getAllServices", safe(env -> {
+          duration(env, limits);
+          String group = env.getArgument("group");
+          return services(q.services(null)).stream()
+              .filter(s -> group == null || group.isEmpty() || group.equals(s.get("group")))
+              .toList();
+        }))
+        .dataFetcher("searchServices", safe(env -> {
+          duration(env, limits);
+          String keyword = env.getArgument("keyword");
+          return services(q.services(null)).stream()
+              .filter(s -> ((String) s.get("name")).contains(keyword)).toList();
+        }))
+        .dataFetcher("findService", safe(env -> q.findService(env.getArgument("serviceName")).map(MetadataWiring::service).orElse(null)))
+        .dataFetcher("searchService", safe(env -> q.findService(env.getArgument("serviceCode")).map(MetadataWiring::service).orElse(null)))
+        .dataFetcher("getService", safe(env -> {
+          String id = env.getArgument("serviceId");
+          EntityIds.parseServiceId(id);
+          return q.service(id).map(MetadataWiring::service).orElse(null);
+        }))
+        .dataFetcher("listInstances", safe(env -> instances(q, env.getArgument("serviceId"), env, limits)))
+        .dataFetcher("getServiceInstances", safe(env -> instances(q, env.getArgument("serviceId"), env, limits)))
+        .dataFetcher("getInstance", safe(env -> {
+          String id = env.getArgument("instanceId");
+          EntityIds.parseChildId(id);
+          return q.instance(id).map(MetadataWiring::instance).orElse(null);
+        }))
+        .dataFetcher("findEndpoint", safe(env -> endpoints(q, env.getArgument("serviceId"), env.getArgument("keyword"), env.getArgument("limit"))))
+        .dataFetcher("searchEndpoint", safe(env -> endpoints(q, env.getArgument("serviceId"), env.getArgument("keyword"), env.getArgument("limit"))))
+        .dataFetcher("getEndpointInfo", safe(env -> {
+          String id = env.getArgument("endpointId");
+          EntityIds.parseChildId(id);
+          return q.endpoint(id).map(e -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", e.id());
+            m.put("name", e.name());
+            m.put("serviceId", e.serviceId());
+            m.put("serviceName", EntityIds.parseServiceId(e.serviceId()).name());
+            return m;
+          }).orElse(null);
+        })));
+  }
+
+  static List<Map<String, Object>> services(List<ServiceMeta> list) {
+    return list.stream().map(MetadataWiring::service).toList();
+  }
+
+  static Map<String, Object> service(ServiceMeta s) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("id", s.id());
+    m.put("name", s.name());
+    // SkyWalking's convention: "group::name" names a group.
+    int sep = s.name().indexOf("::");
+    m.put("group", sep > 0 ? s.name().substring(0, sep) : "");
+    m.put("shortName", sep > 0 ? s.name().substring(sep + 2) : s.name());
+    m.put("layers", new ArrayList<>(s.layers()));
+    m.put("normal", s.normal());
+    return m;
+  }
+
+  private static List<Map<String, Object>> instances(QueryService q, String serviceId,
+      graphql.schema.DataFetchingEnvironment env, QueryLimits limits) {
+    EntityIds.parseServiceId(serviceId);
+    return q.instances(serviceId, duration(env, limits)).stream().map(MetadataWiring::instance).toList();
+  }
+
+  static Map<String, Object> instance(InstanceMeta i) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("id", i.id());
+    m.put("name", i.name());
+    List<Map<String, String>> attributes = new ArrayList<>();
+    i.attributes().entrySet().stream().sorted(Map.Entry.comparingByKey())
+        .forEach(e -> attributes.add(Map.of("name", e.getKey(), "value", e.getValue())));
+    m.put("attributes", attributes);
+    m.put("language", "UNKNOWN");
+    m.put("instanceUUID", i.id());
+    return m;
+  }
+
+  private static List<Map<String, Object>> endpoints(QueryService q, String serviceId, String keyword, Integer limit) {
+    EntityIds.parseServiceId(serviceId);
+    if (limit == null || limit < 0) {
+      throw new IllegalArgumentException("limit must be a non-negative number");
+    }
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (EndpointMeta e : q.endpoints(serviceId, keyword, Math.min(limit, 10_000))) {
+      out.add(Map.of("id", e.id(), "name", e.name()));
+    }
+    return out;
+  }
+}

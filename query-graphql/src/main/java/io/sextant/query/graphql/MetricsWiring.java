@@ -1,0 +1,92 @@
+package io.sextant.query.graphql;
+
+import static io.sextant.query.graphql.Fetchers.duration;
+import static io.sextant.query.graphql.Fetchers.safe;
+
+import graphql.schema.idl.RuntimeWiring;
+import io.sextant.core.metric.MetricDefinition;
+import io.sextant.core.query.QueryDuration;
+import io.sextant.core.query.QueryService;
+import io.sextant.core.query.mqe.KeyValue;
+import io.sextant.core.query.mqe.Mqe;
+import io.sextant.core.query.mqe.MqeEntity;
+import io.sextant.core.query.mqe.MqeResult;
+import io.sextant.core.query.mqe.MqeSeries;
+import io.sextant.core.query.mqe.MqeValue;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** metrics-v3.graphqls: MQE ({@code execExpression}) and the metric catalogue. */
+final class MetricsWiring {
+  private MetricsWiring() {}
+
+  static void wire(RuntimeWiring.Builder w, QueryService q, QueryLimits limits) {
+    w.type("Query", t -> t
+        .dataFetcher("listMetrics", safe(env -> q.listMetrics(env.getArgument("regex")).stream()
+            .map(MetricsWiring::definition).toList()))
+        .dataFetcher("typeOfMetrics", safe(env -> q.catalog().find(env.getArgument("name"))
+            .map(d -> d.function().labelKey() == null ? "REGULAR_VALUE" : "LABELED_VALUE").orElse("UNKNOWN")))
+        .dataFetcher("execExpression", safe(env -> {
+          QueryDuration d = duration(env, limits);
+          MqeEntity entity = entity(env.getArgument("entity"));
+          MqeResult r = Mqe.evaluate((String) env.getArgument("expression"), q, entity, d.buckets(limits.maxDurationPoints()), d.step());
+          return result(r);
+        })));
+  }
+
+  private static Map<String, Object> definition(MetricDefinition d) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("name", d.name());
+    m.put("type", d.function().labelKey() == null ? "REGULAR_VALUE" : "LABELED_VALUE");
+    m.put("catalog", d.scope().name());
+    return m;
+  }
+
+  private static MqeEntity entity(Map<String, Object> e) {
+    Map<String, Object> m = e == null ? new HashMap<>() : e;
+    return new MqeEntity((String) m.get("serviceName"), (Boolean) m.get("normal"),
+        (String) m.get("serviceInstanceName"), (String) m.get("endpointName"), (String) m.get("processName"),
+        (String) m.get("destServiceName"), (Boolean) m.get("destNormal"), (String) m.get("destServiceInstanceName"),
+        (String) m.get("destEndpointName"), (String) m.get("destProcessName"));
+  }
+
+  private static Map<String, Object> result(MqeResult r) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("type", r.type().name());
+    List<Map<String, Object>> results = new ArrayList<>();
+    for (MqeSeries s : r.results()) {
+      List<Map<String, Object>> labels = new ArrayList<>();
+      for (KeyValue kv : s.labels()) {
+        labels.add(Map.of("key", kv.key(), "value", kv.value()));
+      }
+      List<Map<String, Object>> values = new ArrayList<>();
+      for (MqeValue v : s.values()) {
+        Map<String, Object> value = new HashMap<>();
+        value.put("id", v.id());
+        value.put("value", format(v.value()));
+        value.put("traceID", null);
+        values.add(value);
+      }
+      results.add(Map.of("metric", Map.of("labels", labels), "values", values));
+    }
+    out.put("results", results);
+    out.put("error", r.error());
+    return out;
+  }
+
+  /** Integral values print without decimals (as SkyWalking's do); others keep 4 places. */
+  static String format(Double v) {
+    if (v == null || v.isNaN() || v.isInfinite()) {
+      return null;
+    }
+    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+      return Long.toString(v.longValue());
+    }
+    return new BigDecimal(v).setScale(4, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
+  }
+}

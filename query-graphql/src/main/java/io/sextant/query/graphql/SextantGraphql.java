@@ -1,0 +1,96 @@
+package io.sextant.query.graphql;
+
+import graphql.GraphQL;
+import graphql.analysis.MaxQueryComplexityInstrumentation;
+import graphql.analysis.MaxQueryDepthInstrumentation;
+import graphql.execution.instrumentation.ChainedInstrumentation;
+import graphql.language.FieldDefinition;
+import graphql.language.ObjectTypeDefinition;
+import graphql.language.ObjectTypeExtensionDefinition;
+import graphql.schema.GraphQLSchema;
+import graphql.schema.idl.RuntimeWiring;
+import graphql.schema.idl.SchemaGenerator;
+import graphql.schema.idl.SchemaParser;
+import graphql.schema.idl.TypeDefinitionRegistry;
+import io.sextant.api.component.CheckResult;
+import io.sextant.core.query.QueryService;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+
+/**
+ * Builds the GraphQL engine over SkyWalking's published query-protocol schema files (unpacked from
+ * the {@code query-graphql-plugin} artifact at build time). Operations we do not serve answer an
+ * error that names them.
+ */
+public final class SextantGraphql {
+  /** The schema files SkyWalking loads by default ({@code ondemand-pod-log} is opt-in there). */
+  static final List<String> SCHEMA_FILES = List.of("common", "metadata", "metadata-v2", "topology", "metric",
+      "metrics-v2", "metrics-v3", "aggregation", "top-n-records", "record", "trace", "alarm", "log", "profile",
+      "ui-configuration", "browser-log", "event", "ebpf-profiling", "continuous-profiling", "hierarchy");
+
+  private SextantGraphql() {}
+
+  public static GraphQL build(QueryService query, QueryLimits limits, String version,
+      Supplier<CheckResult> health, ZoneId zone, Clock clock) {
+    TypeDefinitionRegistry types = loadSchema();
+    RuntimeWiring.Builder wiring = RuntimeWiring.newRuntimeWiring().scalar(LongScalar.LONG);
+    CommonWiring.wire(wiring, version, health, zone, clock);
+    MetadataWiring.wire(wiring, query, limits);
+    TopologyWiring.wire(wiring, query, limits);
+    MetricsWiring.wire(wiring, query, limits);
+    RuntimeWiring partial = wiring.build();
+    for (String root : List.of("Query", "Mutation")) {
+      Set<String> wired = partial.getDataFetchers().getOrDefault(root, java.util.Map.of()).keySet();
+      for (String field : rootFields(types, root)) {
+        if (!wired.contains(field)) {
+          wiring.type(root, t -> t.dataFetcher(field, env -> Fetchers.error(env,
+              "operation '" + field + "' is not supported by Sextant yet")));
+        }
+      }
+    }
+    GraphQLSchema schema = new SchemaGenerator().makeExecutableSchema(types, wiring.build());
+    return GraphQL.newGraphQL(schema)
+        .instrumentation(new ChainedInstrumentation(List.of(
+            new MaxQueryDepthInstrumentation(limits.maxDepth()),
+            new MaxQueryComplexityInstrumentation(limits.maxComplexity()))))
+        .build();
+  }
+
+  static TypeDefinitionRegistry loadSchema() {
+    TypeDefinitionRegistry registry = new TypeDefinitionRegistry();
+    SchemaParser parser = new SchemaParser();
+    for (String file : SCHEMA_FILES) {
+      String path = "query-protocol/" + file + ".graphqls";
+      try (InputStream in = SextantGraphql.class.getClassLoader().getResourceAsStream(path)) {
+        if (in == null) {
+          throw new IllegalStateException("schema file missing from the build: " + path);
+        }
+        registry.merge(parser.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return registry;
+  }
+
+  static Set<String> rootFields(TypeDefinitionRegistry types, String root) {
+    Set<String> fields = new TreeSet<>();
+    types.getType(root, ObjectTypeDefinition.class)
+        .ifPresent(t -> t.getFieldDefinitions().forEach(f -> fields.add(f.getName())));
+    for (ObjectTypeExtensionDefinition ext : types.objectTypeExtensions().getOrDefault(root, new ArrayList<>())) {
+      for (FieldDefinition f : ext.getFieldDefinitions()) {
+        fields.add(f.getName());
+      }
+    }
+    return fields;
+  }
+}

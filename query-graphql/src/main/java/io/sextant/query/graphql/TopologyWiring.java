@@ -1,0 +1,62 @@
+package io.sextant.query.graphql;
+
+import static io.sextant.query.graphql.Fetchers.duration;
+import static io.sextant.query.graphql.Fetchers.safe;
+
+import graphql.schema.idl.RuntimeWiring;
+import io.sextant.api.id.EntityIds;
+import io.sextant.core.query.QueryService;
+import io.sextant.core.query.TopologyView.Topology;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * topology.graphqls. Mesh data has no endpoint relations (as in SkyWalking), so endpoint
+ * dependencies are empty; process topology comes with the eBPF receivers.
+ */
+final class TopologyWiring {
+  private TopologyWiring() {}
+
+  static void wire(RuntimeWiring.Builder w, QueryService q, QueryLimits limits) {
+    w.type("Query", t -> t
+        .dataFetcher("getGlobalTopology", safe(env -> {
+          String layer = env.getArgument("layer");
+          if (layer == null || layer.isEmpty()) {
+            return q.serviceTopology(duration(env, limits), id -> true);
+          }
+          Set<String> inLayer = new HashSet<>();
+          q.services(layer).forEach(s -> inLayer.add(s.id()));
+          return q.serviceTopology(duration(env, limits), inLayer::contains);
+        }))
+        .dataFetcher("getServiceTopology", safe(env -> {
+          String id = env.getArgument("serviceId");
+          EntityIds.parseServiceId(id);
+          return q.serviceTopology(duration(env, limits), id::equals);
+        }))
+        .dataFetcher("getServicesTopology", safe(env -> {
+          List<String> ids = env.getArgument("serviceIds");
+          ids.forEach(EntityIds::parseServiceId);
+          Set<String> wanted = new HashSet<>(ids);
+          return q.serviceTopology(duration(env, limits), wanted::contains);
+        }))
+        .dataFetcher("getServiceInstanceTopology", safe(env -> {
+          String client = env.getArgument("clientServiceId");
+          String server = env.getArgument("serverServiceId");
+          EntityIds.parseServiceId(client);
+          EntityIds.parseServiceId(server);
+          return q.instanceTopology(client, server, duration(env, limits));
+        }))
+        .dataFetcher("getEndpointDependencies", safe(env -> {
+          EntityIds.parseChildId(env.getArgument("endpointId"));
+          duration(env, limits);
+          return Map.of("nodes", List.of(), "calls", List.of());
+        }))
+        .dataFetcher("getEndpointTopology", safe(env -> {
+          EntityIds.parseChildId(env.getArgument("endpointId"));
+          duration(env, limits);
+          return new Topology(List.of(), List.of());
+        })));
+  }
+}

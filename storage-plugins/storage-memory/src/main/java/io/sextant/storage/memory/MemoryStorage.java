@@ -1,0 +1,53 @@
+package io.sextant.storage.memory;
+
+import io.sextant.api.storage.MetadataStore;
+import io.sextant.api.storage.MetricsStore;
+import io.sextant.api.storage.StorageComponent;
+import io.sextant.api.storage.TopologyStore;
+
+/**
+ * The embedded default store: everything on the heap, bounded by partial count and retention. For
+ * trying Sextant and for fast tests; data does not survive a restart.
+ */
+public final class MemoryStorage implements StorageComponent {
+  private final MemoryMetricsStore metrics;
+  private final MemoryTopologyStore topology = new MemoryTopologyStore();
+  private final MemoryMetadataStore metadata = new MemoryMetadataStore();
+
+  public MemoryStorage(MemoryStorageConfig config) {
+    this.metrics = new MemoryMetricsStore(config.maxPartials());
+  }
+
+  @Override
+  public MetricsStore metrics() {
+    return metrics;
+  }
+
+  @Override
+  public TopologyStore topology() {
+    return topology;
+  }
+
+  @Override
+  public MetadataStore metadata() {
+    return metadata;
+  }
+
+  /** Drops data in buckets older than the given ones (the keeper calls this). */
+  public void expire(long minuteBefore, long hourBefore, long dayBefore) {
+    metrics.expire(minuteBefore, hourBefore, dayBefore);
+    topology.expire(minuteBefore);
+  }
+
+  /** Partials dropped to stay under {@code maxPartials}. */
+  public long evictedPartials() {
+    return metrics.evicted();
+  }
+
+  public long partialCount() {
+    return metrics.size();
+  }
+
+  @Override
+  public void close() {}
+}
