@@ -39,7 +39,8 @@ final class TestServer implements AutoCloseable {
         "server.httpPort", String.valueOf(httpPort),
         "core.timezone", "UTC",
         "core.collectorId", "test",
-        "core.flushIntervalMillis", "200"));
+        "core.flushIntervalMillis", "200",
+        "server.shutdownGraceSeconds", "0"));
     all.putAll(overrides);
     server = new SextantServer(SextantConfig.defaults().with(all)).start();
   }
