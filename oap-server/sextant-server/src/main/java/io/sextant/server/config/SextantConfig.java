@@ -123,6 +123,11 @@ public final class SextantConfig {
     return (Boolean) get(path);
   }
 
+  /** The value as text, whatever its type (for listings and comparisons). */
+  public String string0(String path) {
+    return String.valueOf(get(path));
+  }
+
   private Object get(String path) {
     Object v = values.get(path);
     if (v == null && !values.containsKey(path)) {

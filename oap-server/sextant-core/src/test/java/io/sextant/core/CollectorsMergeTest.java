@@ -1,0 +1,125 @@
+package io.sextant.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sextant.api.model.CallProtocol;
+import io.sextant.api.model.CallRecord;
+import io.sextant.api.model.DetectPoint;
+import io.sextant.api.model.Layer;
+import io.sextant.api.receiver.Admission;
+import io.sextant.api.time.Step;
+import io.sextant.api.time.TimeBuckets;
+import io.sextant.core.aggregate.Aggregator;
+import io.sextant.core.aggregate.AggregatorLimits;
+import io.sextant.core.flush.Flusher;
+import io.sextant.core.flush.FlusherConfig;
+import io.sextant.core.metric.MeshMetricTable;
+import io.sextant.core.metric.MetricCatalog;
+import io.sextant.core.metric.MetricDefinition;
+import io.sextant.core.query.QueryService;
+import io.sextant.core.query.mqe.MqeEntity;
+import io.sextant.core.query.mqe.Series;
+import io.sextant.storage.memory.MemoryStorage;
+import io.sextant.storage.memory.MemoryStorageConfig;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The share-nothing rule: the same records split over N collectors (each with its own aggregator
+ * and flusher, one shared store) must answer exactly what one collector answers, for every metric
+ * of the table, in minute and hour buckets, including late records that reopen closed minutes.
+ */
+class CollectorsMergeTest {
+  private final MetricCatalog catalog = MeshMetricTable.catalog(100);
+  private final TimeBuckets buckets = new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC());
+  private final long now = System.currentTimeMillis();
+
+  private List<CallRecord> traffic() {
+    Random random = new Random(42);
+    List<CallRecord> out = new ArrayList<>();
+    String[] services = {"a", "b", "c", "d"};
+    for (int i = 0; i < 5000; i++) {
+      String src = services[random.nextInt(3)];
+      String dst = services[1 + random.nextInt(3)];
+      // Spread over the last five minutes, so some minutes are closed and some open.
+      long t = now - random.nextInt(5 * 60_000);
+      boolean ok = random.nextInt(10) > 0;
+      out.add(new CallRecord(t, t + 10, src, src + "-" + random.nextInt(2), dst, dst + "-" + random.nextInt(3),
+          "GET:/e" + random.nextInt(5), random.nextInt(2000), ok ? 200 : 503, ok, CallProtocol.HTTP,
+          random.nextBoolean() ? DetectPoint.CLIENT : DetectPoint.SERVER, "mTLS", "", random.nextInt(5000),
+          random.nextInt(5000), Layer.MESH, Map.of(), Map.of()));
+    }
+    return out;
+  }
+
+  private QueryService run(int collectors, List<CallRecord> records) {
+    MemoryStorage storage = new MemoryStorage(new MemoryStorageConfig(10_000_000));
+    List<Aggregator> aggregators = new ArrayList<>();
+    List<Flusher> flushers = new ArrayList<>();
+    for (int c = 0; c < collectors; c++) {
+      Aggregator a = new Aggregator(catalog, buckets, new AggregatorLimits(1_000_000, 60, 10, 10_000), new SimpleMeterRegistry());
+      aggregators.add(a);
+      flushers.add(new Flusher(a, storage, buckets, new FlusherConfig(1000, 1, 1_000_000), "c" + c, new SimpleMeterRegistry()));
+    }
+    for (int i = 0; i < records.size(); i++) {
+      assertThat(aggregators.get(i % collectors).offerCall(records.get(i))).isEqualTo(Admission.ACCEPTED);
+      if (i % 1000 == 999) {
+        flushers.forEach(f -> f.flush(false)); // closes old minutes; later records reopen them
+      }
+    }
+    flushers.forEach(Flusher::close);
+    return new QueryService(storage, catalog);
+  }
+
+  @Test
+  void threeCollectorsAnswerExactlyWhatOneAnswers() {
+    List<CallRecord> records = traffic();
+    QueryService one = run(1, records);
+    QueryService three = run(3, records);
+    long end = buckets.minuteBucket(now);
+    long start = TimeBuckets.plus(end, Step.MINUTE, -6);
+    List<Long> minutes = TimeBuckets.range(start, end, Step.MINUTE, 100);
+    List<Long> hours = TimeBuckets.range(TimeBuckets.rollup(start, Step.HOUR), TimeBuckets.rollup(end, Step.HOUR), Step.HOUR, 10);
+    int compared = 0;
+    for (MetricDefinition def : catalog.all()) {
+      for (MqeEntity entity : entities()) {
+        for (var range : List.of(Map.entry(Step.MINUTE, minutes), Map.entry(Step.HOUR, hours))) {
+          List<Series> a;
+          try {
+            a = one.read(def.name(), Map.of(), entity, range.getValue(), range.getKey());
+          } catch (RuntimeException wrongEntityKind) {
+            continue;
+          }
+          List<Series> b = three.read(def.name(), Map.of(), entity, range.getValue(), range.getKey());
+          for (int s = 0; s < a.size(); s++) {
+            assertThat(Arrays.asList(b.get(s).values())).as(def.name() + " " + entity + " " + range.getKey())
+                .isEqualTo(Arrays.asList(a.get(s).values()));
+            compared += Arrays.stream(a.get(s).values()).filter(v -> v != null).count();
+          }
+        }
+      }
+    }
+    assertThat(compared).as("non-empty points compared").isGreaterThan(500);
+    // And the totals are the records that went in: every server-side call to b counted once.
+    long serverCallsToB = records.stream().filter(r -> r.destService().equals("b") && r.detectPoint() == DetectPoint.SERVER).count();
+    double sum = 0;
+    for (Double v : one.read("service_cpm", Map.of(), entities().get(1), minutes, Step.MINUTE).get(0).values()) {
+      sum += v == null ? 0 : v;
+    }
+    assertThat(sum).isEqualTo(serverCallsToB);
+  }
+
+  private static List<MqeEntity> entities() {
+    return List.of(
+        new MqeEntity("a", true, "a-0", "GET:/e1", null, "b", true, "b-1", null, null),
+        new MqeEntity("b", true, "b-1", "GET:/e2", null, "c", true, "c-2", null, null),
+        new MqeEntity("c", true, "c-0", "GET:/e0", null, "d", true, "d-0", null, null));
+  }
+}

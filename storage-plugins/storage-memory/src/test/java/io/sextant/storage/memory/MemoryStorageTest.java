@@ -1,0 +1,62 @@
+package io.sextant.storage.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sextant.api.model.DetectPoint;
+import io.sextant.api.storage.Edge;
+import io.sextant.api.storage.EdgeScope;
+import io.sextant.api.storage.MetricPartial;
+import io.sextant.api.storage.ServiceMeta;
+import io.sextant.api.time.Step;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class MemoryStorageTest {
+  private static MetricPartial partial(long bucket, String writer, long seq, long count) {
+    return new MetricPartial("service_cpm", "YQ==.1", Step.MINUTE, bucket, writer, seq, new long[] {count, 0, 0}, null);
+  }
+
+  @Test
+  void rewritingAPartialReplacesItAndOtherWritersAddUp() {
+    MemoryStorage s = new MemoryStorage(new MemoryStorageConfig(1000));
+    s.metrics().write(List.of(partial(202611221000L, "c1", 1, 5)));
+    s.metrics().write(List.of(partial(202611221000L, "c1", 1, 7), partial(202611221000L, "c2", 1, 3)));
+    List<MetricPartial> read = s.metrics().read("service_cpm", List.of("YQ==.1"), Step.MINUTE, 202611221000L, 202611221000L);
+    assertThat(read).extracting(p -> p.values()[0]).containsExactlyInAnyOrder(7L, 3L);
+    assertThat(s.partialCount()).isEqualTo(2);
+  }
+
+  @Test
+  void overTheBoundTheOldestBucketsAreEvictedAndCounted() {
+    MemoryStorage s = new MemoryStorage(new MemoryStorageConfig(1000));
+    List<MetricPartial> batch = new ArrayList<>();
+    for (int minute = 0; minute < 20; minute++) {
+      for (int writer = 0; writer < 100; writer++) {
+        batch.add(partial(202611221000L + minute, "c" + writer, 1, 1));
+      }
+    }
+    s.metrics().write(batch);
+    assertThat(s.partialCount()).isLessThanOrEqualTo(1000);
+    assertThat(s.evictedPartials()).isEqualTo(2000 - s.partialCount());
+    assertThat(s.metrics().read("service_cpm", null, Step.MINUTE, 202611221019L, 202611221019L)).hasSize(100);
+    assertThat(s.metrics().read("service_cpm", null, Step.MINUTE, 202611221000L, 202611221000L)).isEmpty();
+  }
+
+  @Test
+  void edgesAndMetadataAreReadByTimeWindow() {
+    MemoryStorage s = new MemoryStorage(new MemoryStorageConfig(1000));
+    Edge e = new Edge(EdgeScope.SERVICE, "YQ==.1", "Yg==.1", DetectPoint.CLIENT, "http");
+    s.topology().write(List.of(e), 202611221000L);
+    s.topology().write(List.of(e), 202611221005L);
+    assertThat(s.topology().read(EdgeScope.SERVICE, 202611221001L, 202611221004L)).isEmpty();
+    assertThat(s.topology().read(EdgeScope.SERVICE, 202611221000L, 202611221010L)).containsExactly(e);
+    s.metadata().upsertServices(List.of(new ServiceMeta("YQ==.1", "a", true, Set.of("MESH"), 202611221005L, 202611221005L)));
+    s.metadata().upsertServices(List.of(new ServiceMeta("YQ==.1", "a", true, Set.of("K8S_SERVICE"), 202611221000L, 202611221000L)));
+    ServiceMeta a = s.metadata().service("YQ==.1").orElseThrow();
+    assertThat(a.layers()).containsExactly("K8S_SERVICE", "MESH");
+    assertThat(a.firstSeen()).isEqualTo(202611221000L);
+    assertThat(a.lastSeen()).isEqualTo(202611221005L);
+  }
+}
