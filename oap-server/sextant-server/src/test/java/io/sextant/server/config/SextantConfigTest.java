@@ -46,4 +46,12 @@ class SextantConfigTest {
         "core.flushIntervalMillis: cannot parse 'soon'",
         "SEXTANT_STORAGE: must be one of [memory] (got floppy)");
   }
+
+  @Test
+  void everyKeyIsDocumented() throws Exception {
+    String doc = Files.readString(Path.of("../../docs/configuration.md"));
+    for (ConfigKey key : ConfigKeys.ALL) {
+      assertThat(doc).as(key.path()).contains("| `" + key.path() + "` | `" + key.envName() + "` |");
+    }
+  }
 }
