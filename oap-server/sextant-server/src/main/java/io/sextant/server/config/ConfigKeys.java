@@ -26,7 +26,7 @@ public final class ConfigKeys {
       string("core.timezone", ZoneId.systemDefault().getId(), "time zone of time buckets and query durations"),
       integer("core.flushIntervalMillis", 1000, 100, 60_000, "how often accumulated partials are written"),
       integer("core.graceMinutes", 1, 0, 60, "minutes a past minute stays open for late records"),
-      integer("core.maxAccumulators", 1_000_000, 1000, 100_000_000,
+      integer("core.maxAccumulators", 100_000, 1000, 100_000_000,
           "open (entity, minute) accumulators; past it new entities are refused (RESOURCE_EXHAUSTED)"),
       integer("core.maxLateMinutes", 1440, 1, 100_000, "records older than this are refused"),
       integer("core.maxFutureMinutes", 10, 0, 1440, "records further in the future than this are refused"),
@@ -36,7 +36,7 @@ public final class ConfigKeys {
       integer("core.apdexThresholdMillis", 500, 1, 3_600_000, "apdex threshold T"),
 
       oneOf("storage.selector", "memory", List.of("memory"), "storage backend (also SEXTANT_STORAGE)"),
-      integer("storage.memory.maxPartials", 5_000_000, 1000, 500_000_000,
+      integer("storage.memory.maxPartials", 1_000_000, 1000, 500_000_000,
           "metric partials held; past it the oldest buckets are evicted (counted)"),
       integer("storage.memory.minuteRetentionMinutes", 1440, 60, 100_000, "how long minute data is kept"),
       integer("storage.memory.hourRetentionHours", 168, 1, 100_000, "how long hour data is kept"),

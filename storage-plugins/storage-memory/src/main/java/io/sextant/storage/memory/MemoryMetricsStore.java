@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * minute buckets are evicted first (then hours), and every eviction is counted.
  */
 final class MemoryMetricsStore implements MetricsStore {
-  private final ConcurrentHashMap<String, ConcurrentHashMap<SeriesKey, ConcurrentSkipListMap<Long, Map<String, MetricPartial>>>>
+  private final ConcurrentHashMap<String, ConcurrentHashMap<SeriesKey, ConcurrentSkipListMap<Long, Map<PartialKey, MetricPartial>>>>
       byMetric = new ConcurrentHashMap<>();
   private final AtomicLong size = new AtomicLong();
   private final AtomicLong evicted = new AtomicLong();
@@ -29,12 +29,12 @@ final class MemoryMetricsStore implements MetricsStore {
   @Override
   public void write(List<MetricPartial> partials) {
     for (MetricPartial p : partials) {
-      Map<String, MetricPartial> bucket =
+      Map<PartialKey, MetricPartial> bucket =
           byMetric
               .computeIfAbsent(p.metric(), m -> new ConcurrentHashMap<>())
               .computeIfAbsent(new SeriesKey(p.entityId(), p.step()), k -> new ConcurrentSkipListMap<>())
               .computeIfAbsent(p.bucket(), b -> new ConcurrentHashMap<>());
-      if (bucket.put(p.writerId() + '|' + p.sequence(), p) == null) {
+      if (bucket.put(new PartialKey(p.writerId(), p.sequence()), p) == null) {
         size.incrementAndGet();
       }
     }
@@ -65,10 +65,10 @@ final class MemoryMetricsStore implements MetricsStore {
     return out;
   }
 
-  private static void collect(ConcurrentSkipListMap<Long, Map<String, MetricPartial>> buckets, long start,
+  private static void collect(ConcurrentSkipListMap<Long, Map<PartialKey, MetricPartial>> buckets, long start,
       long end, List<MetricPartial> out) {
     if (buckets != null) {
-      for (Map<String, MetricPartial> partials : buckets.subMap(start, true, end, true).values()) {
+      for (Map<PartialKey, MetricPartial> partials : buckets.subMap(start, true, end, true).values()) {
         out.addAll(partials.values());
       }
     }
@@ -110,10 +110,10 @@ final class MemoryMetricsStore implements MetricsStore {
     }
   }
 
-  private void dropBefore(ConcurrentSkipListMap<Long, Map<String, MetricPartial>> buckets, long before,
+  private void dropBefore(ConcurrentSkipListMap<Long, Map<PartialKey, MetricPartial>> buckets, long before,
       boolean countAsEviction) {
     var head = buckets.headMap(before);
-    for (Map<String, MetricPartial> partials : head.values()) {
+    for (Map<PartialKey, MetricPartial> partials : head.values()) {
       size.addAndGet(-partials.size());
       if (countAsEviction) {
         evicted.addAndGet(partials.size());
@@ -131,4 +131,7 @@ final class MemoryMetricsStore implements MetricsStore {
   }
 
   private record SeriesKey(String entityId, Step step) {}
+
+  /** Which accumulation of a bucket a partial is: the writer shares one id string for all. */
+  private record PartialKey(String writerId, long sequence) {}
 }
