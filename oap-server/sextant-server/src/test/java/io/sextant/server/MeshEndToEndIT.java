@@ -123,18 +123,18 @@ class MeshEndToEndIT {
   @Test
   void globalTopologyHasEveryEdgeWithItsDetectPoints() throws Exception {
     JsonNode topo = sextant.data("{ getGlobalTopology(duration: " + duration() + ", layer: \"MESH\") { nodes { id name type isReal } "
-        + "calls { id source target detectPoints targetComponents } } }").get("getGlobalTopology");
+        + "calls { id source target detectPoints sourceComponents targetComponents } } }").get("getGlobalTopology");
     TreeSet<String> edges = new TreeSet<>();
     for (JsonNode c : topo.get("calls")) {
       assertThat(c.get("id").asText()).isEqualTo(c.get("source").asText() + "-" + c.get("target").asText());
-      edges.add(name(c.get("source")) + "->" + name(c.get("target")) + " " + c.get("detectPoints") + " " + c.get("targetComponents"));
+      edges.add(name(c.get("source")) + "->" + name(c.get("target")) + " " + c.get("detectPoints") + " " + c.get("sourceComponents") + c.get("targetComponents"));
     }
     assertThat(edges).containsExactly(
-        "istio-ingressgateway->productpage [\"CLIENT\",\"SERVER\"] [\"http\"]",
-        "productpage->details [\"CLIENT\",\"SERVER\"] [\"http\"]",
-        "productpage->reviews [\"CLIENT\",\"SERVER\"] [\"http\"]",
-        "reviews->mongodb [\"CLIENT\",\"SERVER\"] [\"tcp\"]",
-        "reviews->ratings [\"CLIENT\",\"SERVER\"] [\"gRPC\"]");
+        "istio-ingressgateway->productpage [\"CLIENT\",\"SERVER\"] [\"http\"][\"http\"]",
+        "productpage->details [\"CLIENT\",\"SERVER\"] [\"http\"][\"http\"]",
+        "productpage->reviews [\"CLIENT\",\"SERVER\"] [\"http\"][\"http\"]",
+        "reviews->mongodb [\"CLIENT\",\"SERVER\"] [\"tcp\"][\"tcp\"]",
+        "reviews->ratings [\"CLIENT\",\"SERVER\"] [\"gRPC\"][\"gRPC\"]");
     assertThat(topo.get("nodes")).hasSize(6);
 
     JsonNode one = sextant.data("{ getServiceTopology(serviceId: \"" + sid("reviews") + "\", duration: " + duration()

@@ -40,7 +40,8 @@ final class TestServer implements AutoCloseable {
         "core.timezone", "UTC",
         "core.collectorId", "test",
         "core.flushIntervalMillis", "200",
-        "server.shutdownGraceSeconds", "0"));
+        "server.shutdownGraceSeconds", "0",
+        "core.rollupIntervalMillis", "0"));
     all.putAll(overrides);
     server = new SextantServer(SextantConfig.defaults().with(all)).start();
   }

@@ -65,6 +65,7 @@ public final class Flusher implements Component {
   private final ScheduledExecutorService scheduler =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-flusher"));
   private volatile boolean closed;
+  private long lastRollupWrite;
 
   public Flusher(Aggregator aggregator, StorageComponent storage, TimeBuckets buckets,
       FlusherConfig config, String collectorId, MeterRegistry registry) {
@@ -110,17 +111,20 @@ public final class Flusher implements Component {
     for (Snapshot s : snapshots) {
       addPartials(partials, s.group(), s.entity(), Step.MINUTE, s.minuteBucket(), s.sequence(), s.states());
       describe(s, services, instances, endpoints, edges);
-      if (s.closed()) {
-        hours.merge(s);
-        days.merge(s);
-      }
+      hours.update(s);
+      days.update(s);
     }
-    // A roll-up is final once no open minute can still close into it.
-    long lastClosable = TimeBuckets.plus(closeBefore, Step.MINUTE, -1);
+    // Roll-ups are rewritten every rollupIntervalMillis; a bucket is final once every minute
+    // that can still close into it has.
+    long now = buckets.nowMillis();
+    boolean due = closeAll || now - lastRollupWrite >= config.rollupIntervalMillis();
+    if (due) {
+      lastRollupWrite = now;
+    }
     for (Rollups r : List.of(hours, days)) {
-      long forgetBefore = TimeBuckets.rollup(lastClosable, r.step());
-      for (Rollups.Entry e : r.drain(forgetBefore, closeAll)) {
-        addPartials(partials, e.group, e.entity, r.step(), e.bucket, e.sequence, e.states);
+      long finalBefore = TimeBuckets.rollup(closeBefore, r.step());
+      for (Rollups.Rollup e : r.drain(finalBefore, closeAll, due)) {
+        addPartials(partials, e.group(), e.entity(), r.step(), e.bucket(), e.sequence(), e.states());
       }
     }
     writeMetadata(services, instances, endpoints, edges);

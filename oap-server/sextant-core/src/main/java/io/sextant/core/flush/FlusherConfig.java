@@ -1,8 +1,8 @@
 package io.sextant.core.flush;
 
 /**
- * How often the flusher writes, how long a minute stays open for late records before it is closed
- * into the hour and day roll-ups, and how many partials may wait for storage before the oldest are
+ * How often the flusher writes minutes and rewrites the hour and day roll-ups, how long a minute
+ * stays open for late records, and how many partials may wait for storage before the oldest are
  * dropped (counted).
  */
-public record FlusherConfig(long intervalMillis, int graceMinutes, int maxPendingPartials) {}
+public record FlusherConfig(long intervalMillis, long rollupIntervalMillis, int graceMinutes, int maxPendingPartials) {}

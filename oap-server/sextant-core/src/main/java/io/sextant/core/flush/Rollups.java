@@ -14,43 +14,54 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * Hour or day partials, built from closed minutes. Owned by the flusher thread. A rolled-up bucket
- * is rewritten while minutes keep closing into it and forgotten once it is over; a minute closing
- * later into a forgotten bucket starts a new partial (new sequence), which queries merge.
+ * Hour or day partials, built from minute snapshots. Owned by the flusher thread. An entry holds
+ * the merged state of its closed minutes plus the latest copy of each still-open minute, so an
+ * hour or day value is current as of the last write, not only once its minutes close. Once every
+ * minute of the bucket is closed the entry is final: written a last time and forgotten. A minute
+ * closing later into a forgotten bucket starts a new partial (new sequence), which queries merge.
  */
 final class Rollups {
   private final Step step;
   private final LongSupplier sequences;
-  private final Map<String, Entry> open = new HashMap<>();
+  private final Map<String, Entry> entries = new HashMap<>();
 
   Rollups(Step step, LongSupplier sequences) {
     this.step = step;
     this.sequences = sequences;
   }
 
-  void merge(Snapshot closedMinute) {
-    long bucket = TimeBuckets.rollup(closedMinute.minuteBucket(), step);
-    MetricGroup group = closedMinute.group();
-    String key = group.index() + "|" + closedMinute.entity().id() + "|" + bucket;
-    Entry e = open.get(key);
+  void update(Snapshot minute) {
+    long bucket = TimeBuckets.rollup(minute.minuteBucket(), step);
+    MetricGroup group = minute.group();
+    String key = group.index() + "|" + minute.entity().id() + "|" + bucket;
+    Entry e = entries.get(key);
     if (e == null) {
-      e = new Entry(group, closedMinute.entity(), bucket, sequences.getAsLong(), group.newStates());
-      open.put(key, e);
+      e = new Entry(group, minute.entity(), bucket, sequences.getAsLong(), group.newStates());
+      entries.put(key, e);
     }
-    group.merge(e.states, closedMinute.states());
+    if (minute.closed()) {
+      group.merge(e.closed, minute.states());
+      e.open.remove(minute.sequence());
+    } else {
+      e.open.put(minute.sequence(), minute.states());
+    }
     e.dirty = true;
   }
 
-  /** Dirty entries to write; entries whose bucket is before {@code forgetBefore} are dropped after. */
-  List<Entry> drain(long forgetBefore, boolean all) {
-    List<Entry> out = new ArrayList<>();
-    for (Iterator<Entry> it = open.values().iterator(); it.hasNext(); ) {
+  /**
+   * Entries to write: every changed one when {@code due}, and always the final ones (bucket before
+   * {@code finalBefore}, or all when {@code closeAll}), which are then forgotten.
+   */
+  List<Rollup> drain(long finalBefore, boolean closeAll, boolean due) {
+    List<Rollup> out = new ArrayList<>();
+    for (Iterator<Entry> it = entries.values().iterator(); it.hasNext(); ) {
       Entry e = it.next();
-      if (e.dirty) {
+      boolean last = (closeAll || e.bucket < finalBefore) && e.open.isEmpty();
+      if (e.dirty && (due || last)) {
         e.dirty = false;
-        out.add(e);
+        out.add(new Rollup(e.group, e.entity, e.bucket, e.sequence, e.current()));
       }
-      if (all || e.bucket < forgetBefore) {
+      if (last) {
         it.remove();
       }
     }
@@ -61,24 +72,33 @@ final class Rollups {
     return step;
   }
 
-  int size() {
-    return open.size();
-  }
+  record Rollup(MetricGroup group, EntityRef entity, long bucket, long sequence, MetricState[] states) {}
 
-  static final class Entry {
+  private static final class Entry {
     final MetricGroup group;
     final EntityRef entity;
     final long bucket;
     final long sequence;
-    final MetricState[] states;
+    final MetricState[] closed;
+    final Map<Long, MetricState[]> open = new HashMap<>();
     boolean dirty;
 
-    Entry(MetricGroup group, EntityRef entity, long bucket, long sequence, MetricState[] states) {
+    Entry(MetricGroup group, EntityRef entity, long bucket, long sequence, MetricState[] closed) {
       this.group = group;
       this.entity = entity;
       this.bucket = bucket;
       this.sequence = sequence;
-      this.states = states;
+      this.closed = closed;
+    }
+
+    MetricState[] current() {
+      if (open.isEmpty()) {
+        return closed;
+      }
+      MetricState[] merged = group.newStates();
+      group.merge(merged, closed);
+      open.values().forEach(states -> group.merge(merged, states));
+      return merged;
     }
   }
 }

@@ -156,7 +156,8 @@ public final class QueryService implements SeriesSource {
   private static final class CallBuilder {
     private final Edge first;
     private final Set<String> detectPoints = new LinkedHashSet<>();
-    private final Set<String> components = new LinkedHashSet<>();
+    private final Set<String> sourceComponents = new LinkedHashSet<>();
+    private final Set<String> targetComponents = new LinkedHashSet<>();
 
     CallBuilder(Edge first) {
       this.first = first;
@@ -164,14 +165,15 @@ public final class QueryService implements SeriesSource {
 
     void add(Edge e) {
       detectPoints.add(e.detectPoint().name());
-      components.add(e.component());
+      // As SkyWalking: the client side names the caller's component, the server side the callee's.
+      (e.detectPoint() == io.sextant.api.model.DetectPoint.CLIENT ? sourceComponents : targetComponents).add(e.component());
     }
 
     Call build() {
       List<String> dps = new ArrayList<>(detectPoints);
       dps.sort(Comparator.naturalOrder());
-      return new Call(first.relationId(), first.sourceId(), first.destId(), dps, List.of(),
-          new ArrayList<>(components));
+      return new Call(first.relationId(), first.sourceId(), first.destId(), dps, new ArrayList<>(sourceComponents),
+          new ArrayList<>(targetComponents));
     }
   }
 

@@ -83,7 +83,8 @@ public final class SextantServer implements AutoCloseable {
         config.integer("core.maxAccumulators"), config.integer("core.maxLateMinutes"),
         config.integer("core.maxFutureMinutes"), config.integer("core.maxCachedIds")), registry);
     this.flusher = new Flusher(aggregator, storage, buckets, new FlusherConfig(
-        config.integer("core.flushIntervalMillis"), config.integer("core.graceMinutes"),
+        config.integer("core.flushIntervalMillis"), config.integer("core.rollupIntervalMillis"),
+        config.integer("core.graceMinutes"),
         config.integer("core.maxPendingPartials")), config.string("core.collectorId"), registry);
     this.query = new QueryService(storage, catalog);
   }
@@ -106,7 +107,9 @@ public final class SextantServer implements AutoCloseable {
         .gracefulShutdownTimeout(Duration.ofSeconds(config.integer("server.shutdownGraceSeconds")),
             Duration.ofSeconds(config.integer("server.shutdownGraceSeconds") + 5L));
     GrpcServiceBuilder grpc = GrpcService.builder()
-        .maxRequestMessageLength(config.integer("server.maxGrpcMessageBytes"));
+        .maxRequestMessageLength(config.integer("server.maxGrpcMessageBytes"))
+        // grpc.health.v1.Health, which swctl health and load balancers probe.
+        .enableHealthCheckService(true);
     if (config.bool("receiver.mesh.enabled")) {
       grpc.addService(new MeshTelemetryReceiver(aggregator, new MeshReceiverLimits(
           config.integer("receiver.mesh.maxMessageBytes"), config.integer("receiver.mesh.maxStringLength"),

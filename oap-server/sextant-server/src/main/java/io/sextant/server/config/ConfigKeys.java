@@ -25,6 +25,7 @@ public final class ConfigKeys {
       string("core.collectorId", defaultCollectorId(), "this collector's id, tagged on every partial it writes"),
       string("core.timezone", ZoneId.systemDefault().getId(), "time zone of time buckets and query durations"),
       integer("core.flushIntervalMillis", 1000, 100, 60_000, "how often accumulated partials are written"),
+      integer("core.rollupIntervalMillis", 10_000, 0, 600_000, "how often hour and day roll-ups are rewritten"),
       integer("core.graceMinutes", 1, 0, 60, "minutes a past minute stays open for late records"),
       integer("core.maxAccumulators", 100_000, 1000, 100_000_000,
           "open (entity, minute) accumulators; past it new entities are refused (RESOURCE_EXHAUSTED)"),

@@ -1,0 +1,341 @@
+package io.sextant.benchmarks;
+
+import com.linecorp.armeria.client.ClientFactory;
+import com.linecorp.armeria.client.grpc.GrpcClients;
+import com.sun.management.OperatingSystemMXBean;
+import io.sextant.benchmarks.ServerStats.Scrape;
+import io.sextant.server.assembly.SextantServer;
+import io.sextant.server.config.SextantConfig;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricServiceGrpc.ServiceMeshMetricServiceStub;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Streams realistic service-mesh telemetry ({@code skywalking.v3.ServiceMeshMetricService/collect})
+ * over real gRPC to a Sextant server, reports throughput as seen by both sides every few seconds,
+ * and at the end checks that the server accounted for every record sent.
+ *
+ * <p>Run with {@code --help} for the options. Exit status: 0 on success, 1 if the server did not
+ * account for every record (with {@code --verify=true}), 2 on bad options or an unreachable server.
+ */
+public final class LoadGenerator {
+  private final LoadOptions o;
+  private final List<StreamSender> senders = new ArrayList<>();
+  private final List<ClientFactory> factories = new ArrayList<>();
+  private volatile MessagePool pool;
+  private final AtomicLong poolBuilds = new AtomicLong();
+  private final AtomicLong poolBuildNanos = new AtomicLong();
+  private long serverPid;
+  private long peakRss = -1;
+  private boolean inprocess;
+
+  private LoadGenerator(LoadOptions o) {
+    this.o = o;
+  }
+
+  public static void main(String[] args) throws Exception {
+    LoadOptions options;
+    try {
+      options = LoadOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
+    // A stream the server ends is counted and reported by the generator; Armeria's client would
+    // also log a stack trace for each one.
+    Logger armeriaClient = LoggerFactory.getLogger("com.linecorp.armeria.client");
+    if (armeriaClient instanceof ch.qos.logback.classic.Logger l) {
+      l.setLevel(ch.qos.logback.classic.Level.ERROR);
+    }
+    int code = new LoadGenerator(options).run();
+    System.exit(code);
+  }
+
+  private int run() throws Exception {
+    String target = o.string("target");
+    String httpAddress = o.string("http");
+    serverPid = o.serverPid();
+    SextantServer server = null;
+    inprocess = o.bool("inprocess");
+    if (inprocess) {
+      int grpcPort = freePort();
+      int httpPort = freePort();
+      server = new SextantServer(SextantConfig.defaults().with(Map.of(
+          "server.host", "127.0.0.1",
+          "server.grpcPort", String.valueOf(grpcPort),
+          "server.httpPort", String.valueOf(httpPort),
+          "core.collectorId", "loadgen-inprocess"))).start();
+      target = "127.0.0.1:" + grpcPort;
+      httpAddress = "127.0.0.1:" + httpPort;
+      serverPid = ProcessHandle.current().pid();
+    }
+    try {
+      return drive(target, httpAddress);
+    } finally {
+      if (server != null) {
+        long t = System.nanoTime();
+        server.close();
+        System.out.printf(Locale.ROOT, "in-process server closed (final flush included) in %.0f ms%n",
+            (System.nanoTime() - t) / 1e6);
+      }
+    }
+  }
+
+  private int drive(String target, String httpAddress) throws Exception {
+    MeshTopology topology = MeshTopology.of(o.string("topology"), o.integer("services"),
+        o.integer("instances-per-service"), o.integer("endpoints"), o.longValue("seed"));
+    ServerStats stats = new ServerStats(httpAddress);
+    Scrape base = stats.tryScrape();
+    if (base == null) {
+      System.err.println("the server's /metrics at " + httpAddress + " is not reachable; is the server running?");
+      return 2;
+    }
+    long rate = o.longValue("rate");
+    int streams = o.integer("streams");
+    int batch = o.integer("batch");
+    int durationSeconds = o.integer("duration");
+    // A pool need not be larger than two seconds' worth of a paced run.
+    int poolRecords = rate > 0 ? (int) Math.max(2L * batch, Math.min(o.integer("pool"), 2 * rate))
+        : Math.max(o.integer("pool"), 2 * batch);
+
+    System.out.println("Sextant load generator: " + o.summary());
+    System.out.println("target " + target + (inprocess ? " (in-process server)" : "") + ", metrics http://"
+        + httpAddress + "/metrics" + (serverPid > 0 ? ", server pid " + serverPid : ""));
+    System.out.println("topology " + topology.describe());
+
+    CallSampler sampler = new CallSampler(topology, o.ratio("tcp-ratio"), o.ratio("error-ratio"), o.longValue("seed"));
+    rebuildPool(sampler, poolRecords, batch);
+    ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "loadgen-pool");
+      t.setDaemon(true);
+      return t;
+    });
+    refresher.scheduleWithFixedDelay(() -> rebuildPool(sampler, poolRecords, batch), 1, 1, TimeUnit.SECONDS);
+
+    ClientFactory shared = null;
+    for (int i = 0; i < streams; i++) {
+      ClientFactory factory;
+      if (o.bool("connection-per-stream") || shared == null) {
+        factory = ClientFactory.builder().build();
+        factories.add(factory);
+        shared = factory;
+      } else {
+        factory = shared;
+      }
+      ServiceMeshMetricServiceStub stub = GrpcClients.builder("http://" + target)
+          .factory(factory)
+          .responseTimeoutMillis(0) // a sidecar's stream has no deadline
+          .build(ServiceMeshMetricServiceStub.class);
+      senders.add(new StreamSender(i, stub, () -> pool, rate > 0 ? (double) rate / streams : 0,
+          o.integer("window"), o.longValue("rotate-bytes")));
+    }
+
+    OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    long cpuStart = os.getProcessCpuTime();
+    long serverCpuStart = inprocess ? -1 : ServerStats.cpuNanos(serverPid);
+    long start = System.nanoTime();
+    senders.forEach(StreamSender::start);
+
+    int reportEvery = o.integer("report");
+    Scrape lastScrape = base;
+    long lastSent = 0;
+    long lastMessages = 0;
+    long lastReport = start;
+    for (int second = 1; second <= durationSeconds; second++) {
+      long wake = start + second * 1_000_000_000L;
+      long now;
+      while ((now = System.nanoTime()) < wake) {
+        TimeUnit.NANOSECONDS.sleep(wake - now);
+      }
+      sampleRss();
+      if (second % reportEvery == 0 || second == durationSeconds) {
+        Scrape s = stats.tryScrape();
+        long sent = sentRecords();
+        long msgs = sentMessages();
+        double secs = (now - lastReport) / 1e9;
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+            "[%4ds] sent %,10.0f rec/s %,10.0f msg/s", second, (sent - lastSent) / secs, (msgs - lastMessages) / secs));
+        if (s != null && lastScrape != null) {
+          line.append(String.format(Locale.ROOT, " | server accepted %,10.0f rec/s (aggregator %,10.0f), rejected %,d",
+              (s.receiverAccepted() - lastScrape.receiverAccepted()) / secs,
+              (s.aggregatorAccepted() - lastScrape.aggregatorAccepted()) / secs,
+              s.receiverRejected() - base.receiverRejected()));
+          line.append(String.format(Locale.ROOT, " | lag %,d", sent - (s.receiverAccepted() - base.receiverAccepted())));
+        }
+        line.append(rssText());
+        long failed = senders.stream().mapToLong(x -> x.streamsFailed.get()).sum();
+        if (failed > 0) {
+          line.append(" | stream failures ").append(failed);
+        }
+        System.out.println(line);
+        lastScrape = s != null ? s : lastScrape;
+        lastSent = sent;
+        lastMessages = msgs;
+        lastReport = now;
+      }
+    }
+    for (StreamSender s : senders) {
+      s.stopAndJoin();
+    }
+    long sendNanos = System.nanoTime() - start;
+    long cpuUsed = os.getProcessCpuTime() - cpuStart;
+    long serverCpu = inprocess || serverCpuStart < 0 ? -1 : ServerStats.cpuNanos(serverPid) - serverCpuStart;
+    refresher.shutdownNow();
+    long sent = sentRecords();
+    long msgs = sentMessages();
+
+    // Everything sent has been answered by now; give the server's counters a moment to catch up.
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    Scrape end = stats.tryScrape();
+    while (end != null && end.receiverAccepted() - base.receiverAccepted()
+        + (end.receiverRejected() - base.receiverRejected()) < sent && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+      sampleRss();
+      Scrape next = stats.tryScrape();
+      end = next != null ? next : end;
+    }
+    sampleRss();
+    boolean ok = report(topology, end, base, sent, msgs, sendNanos, cpuUsed, serverCpu);
+    factories.forEach(ClientFactory::close);
+    return !o.bool("verify") || ok ? 0 : 1;
+  }
+
+  private boolean report(MeshTopology topology, Scrape end, Scrape base, long sent, long msgs, long sendNanos,
+      long cpuUsed, long serverCpu) {
+    double secs = sendNanos / 1e9;
+    System.out.println();
+    System.out.println("== result ==");
+    long bytes = senders.stream().mapToLong(s -> s.bytes.get()).sum();
+    System.out.printf(Locale.ROOT, "sent                %,d records in %.1f s = %,.0f rec/s; %,d messages = %,.0f msg/s"
+        + " (batch %d, %d streams); %.1f MB = %.2f MB/s of protobuf, %.0f bytes per record%n", sent, secs,
+        sent / secs, msgs, msgs / secs, o.integer("batch"), senders.size(), bytes / 1048576.0,
+        bytes / 1048576.0 / secs, sent == 0 ? 0.0 : (double) bytes / sent);
+    long opened = senders.stream().mapToLong(s -> s.streamsOpened.get()).sum();
+    long failed = senders.stream().mapToLong(s -> s.streamsFailed.get()).sum();
+    long waits = senders.stream().mapToLong(s -> s.readyWaits.get()).sum();
+    long rotated = senders.stream().mapToLong(s -> s.streamsRotated.get()).sum();
+    long rotatedBad = senders.stream().mapToLong(s -> s.rotatedNotOk.get()).sum();
+    System.out.printf(Locale.ROOT, "streams             %d opened, %d ended early by the server, %d rotated (%d of them"
+        + " not OK), %,d waits for onReady%n", opened, failed, rotated, rotatedBad, waits);
+    for (StreamSender s : senders) {
+      System.out.println("                    " + s.describeFinal()
+          + (s.lastError != null ? "; last failure: " + s.lastError : ""));
+    }
+    boolean ok = false;
+    if (end == null) {
+      System.out.println("server              /metrics unreachable at the end; cannot verify");
+    } else {
+      long accepted = end.receiverAccepted() - base.receiverAccepted();
+      long aggregated = end.aggregatorAccepted() - base.aggregatorAccepted();
+      long rejected = end.receiverRejected() - base.receiverRejected();
+      System.out.printf(Locale.ROOT, "server accepted     %,d records (receiver), %,d (aggregator) = %,.0f rec/s;"
+          + " rejected %,d%n", accepted, aggregated, accepted / secs, rejected);
+      if (rejected > 0) {
+        Map<String, Double> now = end.byLabel("sextant_receiver_records_rejected_total", "reason");
+        Map<String, Double> before = base.byLabel("sextant_receiver_records_rejected_total", "reason");
+        now.forEach((reason, v) -> {
+          double d = v - before.getOrDefault(reason, 0.0);
+          if (d > 0) {
+            System.out.printf(Locale.ROOT, "                    rejected %-24s %,.0f%n", reason, d);
+          }
+        });
+      }
+      ok = accepted == sent && aggregated == sent && rejected == 0;
+      System.out.printf(Locale.ROOT, "processed == sent   %s (sent %,d, receiver accepted %,d, aggregator accepted %,d)%n",
+          ok ? "YES" : "NO", sent, accepted, aggregated);
+      System.out.println("server flush        " + flushText(end, base));
+      double open = end.first("sextant_aggregator_open_accumulators");
+      double partials = end.first("sextant_storage_memory_partials");
+      double pending = end.first("sextant_flush_pending_partials");
+      System.out.printf(Locale.ROOT, "server state        %,.0f open accumulators, %,.0f partials stored, %,.0f pending%n",
+          open, partials, pending);
+      double heap = end.sum("jvm_memory_used_bytes", "area=\"heap\"");
+      if (heap > 0) {
+        System.out.printf(Locale.ROOT, "server heap used    %.1f MB%n", heap / 1048576.0);
+      }
+    }
+    System.out.println("server RSS          " + (serverPid > 0
+        ? String.format(Locale.ROOT, "current %s, peak sampled %s, kernel high-water mark %s%s",
+            mb(ServerStats.rssBytes(serverPid)), mb(peakRss), mb(ServerStats.peakRssBytes(serverPid)),
+            inprocess ? " (in-process: generator and server together)" : "")
+        : "unknown (pass --server-pid)"));
+    if (serverCpu >= 0) {
+      System.out.printf(Locale.ROOT, "server CPU          %.1f s while sending = %.2f cores, %.2f µs per record%n",
+          serverCpu / 1e9, serverCpu / (double) sendNanos, sent == 0 ? 0 : serverCpu / 1e3 / sent);
+    }
+    System.out.printf(Locale.ROOT, "generator CPU       %.1f s while sending = %.2f cores%s; pool of %,d records rebuilt %d times,"
+        + " %.1f ms each%n", cpuUsed / 1e9, cpuUsed / (double) sendNanos,
+        inprocess ? " (process total: includes the in-process server)" : "",
+        pool.totalRecords, poolBuilds.get(), poolBuilds.get() == 0 ? 0 : poolBuildNanos.get() / 1e6 / poolBuilds.get());
+    return ok;
+  }
+
+  private static String flushText(Scrape end, Scrape base) {
+    if (!end.has("sextant_flush_duration_seconds") && !end.has("sextant_flush_duration_seconds_count")) {
+      return "no sextant_flush_duration_seconds in /metrics";
+    }
+    double p50 = end.first("sextant_flush_duration_seconds", "quantile=\"0.5\"");
+    double p99 = end.first("sextant_flush_duration_seconds", "quantile=\"0.99\"");
+    double max = end.first("sextant_flush_duration_seconds_max");
+    double count = end.sum("sextant_flush_duration_seconds_count") - base.sum("sextant_flush_duration_seconds_count");
+    double sum = end.sum("sextant_flush_duration_seconds_sum") - base.sum("sextant_flush_duration_seconds_sum");
+    return String.format(Locale.ROOT, "p50 %.1f ms, p99 %.1f ms, max %.1f ms, mean %.1f ms over %.0f flushes in the run",
+        p50 * 1e3, p99 * 1e3, max * 1e3, count > 0 ? sum / count * 1e3 : Double.NaN, count);
+  }
+
+  private void rebuildPool(CallSampler sampler, int records, int batch) {
+    long t = System.nanoTime();
+    try {
+      pool = MessagePool.build(sampler, records, batch, System.currentTimeMillis());
+    } catch (RuntimeException e) {
+      System.err.println("building the message pool failed: " + e);
+      return;
+    }
+    poolBuildNanos.addAndGet(System.nanoTime() - t);
+    poolBuilds.incrementAndGet();
+  }
+
+  private void sampleRss() {
+    long rss = ServerStats.rssBytes(serverPid);
+    if (rss > peakRss) {
+      peakRss = rss;
+    }
+  }
+
+  private String rssText() {
+    if (serverPid <= 0) {
+      return "";
+    }
+    return " | rss " + mb(ServerStats.rssBytes(serverPid)) + " (peak " + mb(peakRss) + ")";
+  }
+
+  private static String mb(long bytes) {
+    return bytes < 0 ? "?" : String.format(Locale.ROOT, "%.1f MB", bytes / 1048576.0);
+  }
+
+  private long sentRecords() {
+    return senders.stream().mapToLong(s -> s.records.get()).sum();
+  }
+
+  private long sentMessages() {
+    return senders.stream().mapToLong(s -> s.messages.get()).sum();
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}

@@ -1,0 +1,133 @@
+package io.sextant.benchmarks;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The load generator's {@code --key=value} options; later occurrences win. */
+final class LoadOptions {
+  static final Map<String, String[]> KNOWN = new LinkedHashMap<>();
+
+  static {
+    opt("target", "127.0.0.1:11800", "gRPC address of the Sextant server");
+    opt("http", "127.0.0.1:12800", "HTTP address of the server, for /metrics");
+    opt("duration", "60", "seconds to send for");
+    opt("rate", "0", "records per second in total; 0 = as fast as possible");
+    opt("streams", "2", "concurrent client streams, each open for the whole run like a sidecar's");
+    opt("batch", "1", "records per ServiceMeshMetrics message");
+    opt("services", "10", "services (random topology)");
+    opt("instances-per-service", "2", "pods per service (per version in bookinfo)");
+    opt("endpoints", "50", "endpoints in total, spread over the services");
+    opt("topology", "bookinfo", "bookinfo | random");
+    opt("tcp-ratio", "0.05", "share of records that are TCP flows");
+    opt("error-ratio", "0.02", "share of calls that fail");
+    opt("server-pid", "", "pid of the server, to read its RSS and CPU from /proc");
+    opt("inprocess", "false", "start a Sextant server (memory store, free ports) inside this JVM");
+    opt("verify", "true", "wait for the server to account for every record sent; exit 1 if it does not");
+    opt("seed", "42", "seed of the topology and the traffic");
+    opt("pool", "8192", "records pre-built per pool (a fresh pool is built every second)");
+    opt("window", "64", "messages a stream may have queued in the client before waiting for onReady");
+    opt("report", "5", "seconds between progress lines");
+    opt("rotate-bytes", "0", "complete and reopen a stream before it carries this many bytes; 0 = never, as a sidecar");
+    opt("connection-per-stream", "true", "give each stream its own HTTP/2 connection, as separate sidecars have");
+  }
+
+  private static void opt(String key, String def, String help) {
+    KNOWN.put(key, new String[] {def, help});
+  }
+
+  private final Map<String, String> values = new LinkedHashMap<>();
+
+  private LoadOptions() {}
+
+  static LoadOptions parse(String[] args) {
+    LoadOptions o = new LoadOptions();
+    KNOWN.forEach((k, v) -> o.values.put(k, v[0]));
+    for (String arg : args) {
+      if (arg.equals("--help") || arg.equals("-h")) {
+        throw new IllegalArgumentException(usage());
+      }
+      if (!arg.startsWith("--")) {
+        throw new IllegalArgumentException("unexpected argument '" + arg + "'\n" + usage());
+      }
+      int eq = arg.indexOf('=');
+      String key = eq < 0 ? arg.substring(2) : arg.substring(2, eq);
+      String value = eq < 0 ? "true" : arg.substring(eq + 1);
+      if (!KNOWN.containsKey(key)) {
+        throw new IllegalArgumentException("unknown option --" + key + "\n" + usage());
+      }
+      o.values.put(key, value);
+    }
+    o.validate();
+    return o;
+  }
+
+  static String usage() {
+    StringBuilder sb = new StringBuilder("usage: LoadGenerator [--key=value ...]\n");
+    KNOWN.forEach((k, v) -> sb.append(String.format("  --%-24s %s (default: %s)%n", k, v[1],
+        v[0].isEmpty() ? "none" : v[0])));
+    return sb.toString();
+  }
+
+  private void validate() {
+    if (integer("duration") < 1 || integer("streams") < 1 || integer("batch") < 1 || integer("window") < 1
+        || integer("pool") < 1 || integer("report") < 1 || integer("endpoints") < 1 || integer("services") < 1
+        || integer("instances-per-service") < 1) {
+      throw new IllegalArgumentException("duration, streams, batch, window, pool, report, services, "
+          + "instances-per-service and endpoints must be at least 1");
+    }
+    if (longValue("rate") < 0 || ratio("tcp-ratio") < 0 || ratio("error-ratio") < 0
+        || ratio("tcp-ratio") > 1 || ratio("error-ratio") > 1) {
+      throw new IllegalArgumentException("rate must be >= 0, ratios within [0, 1]");
+    }
+    if (!string("topology").equals("bookinfo") && !string("topology").equals("random")) {
+      throw new IllegalArgumentException("--topology must be bookinfo or random");
+    }
+  }
+
+  String string(String key) {
+    return values.get(key);
+  }
+
+  int integer(String key) {
+    try {
+      return Integer.parseInt(values.get(key).trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--" + key + " must be an integer, got '" + values.get(key) + "'");
+    }
+  }
+
+  long longValue(String key) {
+    try {
+      return Long.parseLong(values.get(key).trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--" + key + " must be an integer, got '" + values.get(key) + "'");
+    }
+  }
+
+  double ratio(String key) {
+    try {
+      return Double.parseDouble(values.get(key).trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--" + key + " must be a number, got '" + values.get(key) + "'");
+    }
+  }
+
+  boolean bool(String key) {
+    String v = values.get(key).trim().toLowerCase();
+    if (!v.equals("true") && !v.equals("false")) {
+      throw new IllegalArgumentException("--" + key + " must be true or false, got '" + values.get(key) + "'");
+    }
+    return v.equals("true");
+  }
+
+  long serverPid() {
+    String v = values.get("server-pid").trim();
+    return v.isEmpty() ? -1 : longValue("server-pid");
+  }
+
+  String summary() {
+    StringBuilder sb = new StringBuilder();
+    values.forEach((k, v) -> sb.append(" --").append(k).append('=').append(v));
+    return sb.toString().trim();
+  }
+}

@@ -1,0 +1,141 @@
+package io.sextant.benchmarks;
+
+import io.sextant.benchmarks.MeshTopology.Instance;
+import io.sextant.benchmarks.MeshTopology.Kind;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.skywalking.apm.network.common.v3.DetectPoint;
+import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetric;
+import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetrics;
+import org.apache.skywalking.apm.network.servicemesh.v3.Protocol;
+import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
+import org.apache.skywalking.apm.network.servicemesh.v3.TCPServiceMeshMetric;
+import org.apache.skywalking.apm.network.servicemesh.v3.TCPServiceMeshMetrics;
+
+/**
+ * Ready-to-send telemetry messages, built up front so that generating them does not limit the
+ * send rate. Each call is reported by both sidecars (a client and a server record), except calls
+ * from outside the mesh, which only the server side sees. Immutable once built; the generator
+ * builds a fresh pool every second so start times stay current and new samples keep coming.
+ */
+final class MessagePool {
+  final ServiceMeshMetrics[] messages;
+  /** Records in each message. */
+  final int[] records;
+  /** Serialized size of each message (without gRPC framing). */
+  final int[] bytes;
+  final long totalRecords;
+
+  private MessagePool(List<ServiceMeshMetrics> messages, List<Integer> records) {
+    this.messages = messages.toArray(new ServiceMeshMetrics[0]);
+    this.records = records.stream().mapToInt(Integer::intValue).toArray();
+    this.bytes = new int[this.messages.length];
+    for (int i = 0; i < bytes.length; i++) {
+      bytes[i] = this.messages[i].getSerializedSize();
+    }
+    long total = 0;
+    for (int r : this.records) {
+      total += r;
+    }
+    this.totalRecords = total;
+  }
+
+  int size() {
+    return messages.length;
+  }
+
+  /** About {@code targetRecords} records in messages of {@code batch} records, ending near now. */
+  static MessagePool build(CallSampler sampler, int targetRecords, int batch, long nowMillis) {
+    List<ServiceMeshMetrics> messages = new ArrayList<>();
+    List<Integer> counts = new ArrayList<>();
+    HTTPServiceMeshMetrics.Builder http = HTTPServiceMeshMetrics.newBuilder();
+    TCPServiceMeshMetrics.Builder tcp = TCPServiceMeshMetrics.newBuilder();
+    int made = 0;
+    while (made < Math.max(1, targetRecords)) {
+      sampler.next(nowMillis);
+      boolean bothSides = sampler.source != null;
+      for (int side = bothSides ? 0 : 1; side < 2; side++) {
+        boolean client = side == 0;
+        if (sampler.isTcp()) {
+          tcp.addMetrics(tcpRecord(sampler, client));
+          if (tcp.getMetricsCount() == batch) {
+            messages.add(ServiceMeshMetrics.newBuilder().setTcpMetrics(tcp).build());
+            counts.add(batch);
+            tcp = TCPServiceMeshMetrics.newBuilder();
+          }
+        } else {
+          http.addMetrics(httpRecord(sampler, client));
+          if (http.getMetricsCount() == batch) {
+            messages.add(ServiceMeshMetrics.newBuilder().setHttpMetrics(http).build());
+            counts.add(batch);
+            http = HTTPServiceMeshMetrics.newBuilder();
+          }
+        }
+        made++;
+      }
+    }
+    if (http.getMetricsCount() > 0) {
+      counts.add(http.getMetricsCount());
+      messages.add(ServiceMeshMetrics.newBuilder().setHttpMetrics(http).build());
+    }
+    if (tcp.getMetricsCount() > 0) {
+      counts.add(tcp.getMetricsCount());
+      messages.add(ServiceMeshMetrics.newBuilder().setTcpMetrics(tcp).build());
+    }
+    return new MessagePool(messages, counts);
+  }
+
+  private static HTTPServiceMeshMetric httpRecord(CallSampler s, boolean client) {
+    long start = client ? s.clientStartMillis : s.serverStartMillis;
+    int latency = client ? s.clientLatencyMillis : s.serverLatencyMillis;
+    Instance src = s.source;
+    HTTPServiceMeshMetric.Builder b = HTTPServiceMeshMetric.newBuilder()
+        .setStartTime(start)
+        .setEndTime(start + latency)
+        .setSourceServiceName(src == null ? "" : s.edge.source.name)
+        .setSourceServiceInstance(src == null ? "" : src.name)
+        .setDestServiceName(s.edge.dest.name)
+        .setDestServiceInstance(s.dest.name)
+        .setEndpoint(s.endpoint)
+        .setLatency(latency)
+        .setResponseCode(s.responseCode)
+        .setStatus(s.success)
+        .setProtocol(s.edge.kind() == Kind.GRPC ? Protocol.gRPC : Protocol.HTTP)
+        .setDetectPoint(client ? DetectPoint.client : DetectPoint.server)
+        .setTlsMode(s.edge.tlsMode)
+        .setInternalErrorCode(s.internalErrorCode)
+        .setInternalRequestLatencyNanos(client ? s.clientRequestNanos : s.serverRequestNanos)
+        .setInternalResponseLatencyNanos(client ? s.clientResponseNanos : s.serverResponseNanos)
+        .addAllDestInstanceProperties(s.dest.protoProperties);
+    if (src != null) {
+      b.addAllSourceInstanceProperties(src.protoProperties);
+    }
+    return b.build();
+  }
+
+  private static TCPServiceMeshMetric tcpRecord(CallSampler s, boolean client) {
+    long start = client ? s.clientStartMillis : s.serverStartMillis;
+    int latency = client ? s.clientLatencyMillis : s.serverLatencyMillis;
+    Instance src = s.source;
+    TCPServiceMeshMetric.Builder b = TCPServiceMeshMetric.newBuilder()
+        .setStartTime(start)
+        .setEndTime(start + latency)
+        .setSourceServiceName(src == null ? "" : s.edge.source.name)
+        .setSourceServiceInstance(src == null ? "" : src.name)
+        .setDestServiceName(s.edge.dest.name)
+        .setDestServiceInstance(s.dest.name)
+        .setDetectPoint(client ? DetectPoint.client : DetectPoint.server)
+        .setTlsMode(s.edge.tlsMode)
+        .setInternalErrorCode(s.internalErrorCode)
+        .setInternalRequestLatencyNanos(client ? s.clientRequestNanos : s.serverRequestNanos)
+        .setInternalResponseLatencyNanos(client ? s.clientResponseNanos : s.serverResponseNanos)
+        // Bytes as seen by the reporter: the client sends the request, the server receives it.
+        .setSentBytes(client ? s.requestBytes : s.responseBytes)
+        .setReceivedBytes(client ? s.responseBytes : s.requestBytes)
+        .addAllDestInstanceProperties(s.dest.protoProperties);
+    if (src != null) {
+      b.addAllSourceInstanceProperties(src.protoProperties);
+    }
+    return b.build();
+  }
+}

@@ -1,0 +1,220 @@
+package io.sextant.benchmarks;
+
+import io.grpc.Status;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+import org.apache.skywalking.apm.network.servicemesh.v3.MeshProbeDownstream;
+import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricServiceGrpc.ServiceMeshMetricServiceStub;
+import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
+
+/**
+ * One long-lived client stream, as one sidecar keeps: sends pooled messages on its own thread,
+ * paced to a rate if one is given, and never queues more than {@code window} messages in the
+ * client: past that it waits until the call reports ready again ({@code isReady}/{@code
+ * onReady}). If the server ends the stream, it counts the failure and opens a new one. With {@code
+ * rotateBytes > 0} it completes its stream and opens a new one before the stream carries more than
+ * that many bytes (a workaround for servers that cap a request's total size; sidecars do not do
+ * this).
+ */
+final class StreamSender implements Runnable {
+  private final int id;
+  private final ServiceMeshMetricServiceStub stub;
+  private final Supplier<MessagePool> pools;
+  private final double recordsPerSecond;
+  private final int window;
+  private final long rotateBytes;
+  private final Thread thread;
+  private volatile boolean stop;
+
+  final AtomicLong records = new AtomicLong();
+  final AtomicLong messages = new AtomicLong();
+  final AtomicLong bytes = new AtomicLong();
+  final AtomicLong streamsOpened = new AtomicLong();
+  final AtomicLong streamsFailed = new AtomicLong();
+  final AtomicLong readyWaits = new AtomicLong();
+  final AtomicLong streamsRotated = new AtomicLong();
+  final AtomicLong rotatedNotOk = new AtomicLong();
+  private final AtomicLong rotatedOutstanding = new AtomicLong();
+  volatile String lastError;
+  volatile Status finalStatus;
+
+  StreamSender(int id, ServiceMeshMetricServiceStub stub, Supplier<MessagePool> pools, double recordsPerSecond,
+      int window, long rotateBytes) {
+    this.id = id;
+    this.rotateBytes = rotateBytes;
+    this.stub = stub;
+    this.pools = pools;
+    this.recordsPerSecond = recordsPerSecond;
+    this.window = window;
+    this.thread = new Thread(this, "loadgen-stream-" + id);
+  }
+
+  void start() {
+    thread.start();
+  }
+
+  /** Stops sending, completes the stream and waits for the server's answer (bounded). */
+  void stopAndJoin() throws InterruptedException {
+    stop = true;
+    LockSupport.unpark(thread);
+    thread.join(30_000);
+  }
+
+  @Override
+  public void run() {
+    long nanosPerRecord = recordsPerSecond > 0 ? Math.max(1, (long) (1e9 / recordsPerSecond)) : 0;
+    long nextSend = System.nanoTime();
+    int cursor = id * 7_919;
+    while (true) {
+      Call call = new Call(Thread.currentThread());
+      ClientCallStreamObserver<ServiceMeshMetrics> out =
+          (ClientCallStreamObserver<ServiceMeshMetrics>) stub.collect(call);
+      streamsOpened.incrementAndGet();
+      int credit = window;
+      long bytesOnStream = 0;
+      long recordsOnStream = 0;
+      boolean broken = false;
+      boolean rotate = false;
+      while (!stop) {
+        if (call.done.isDone()) {
+          broken = true;
+          break;
+        }
+        if (out.isReady()) {
+          credit = window; // everything written so far has been handed to the connection
+        } else if (credit <= 0) {
+          readyWaits.incrementAndGet();
+          LockSupport.parkNanos(1_000_000); // onReady unparks us sooner
+          continue;
+        }
+        MessagePool pool = pools.get();
+        int index = Math.floorMod(cursor++, pool.size());
+        int count = pool.records[index];
+        if (rotateBytes > 0 && bytesOnStream > 0 && bytesOnStream + pool.bytes[index] + 5 > rotateBytes) {
+          cursor--;
+          rotate = true;
+          break;
+        }
+        if (nanosPerRecord > 0) {
+          long now = System.nanoTime();
+          if (now - nextSend > 1_000_000_000L) {
+            nextSend = now - 1_000_000_000L; // after a stall, catch up at most one second's worth
+          }
+          while (!stop && (now = System.nanoTime()) < nextSend) {
+            long wait = nextSend - now;
+            if (wait > 50_000) {
+              LockSupport.parkNanos(wait - 20_000);
+            } else {
+              Thread.onSpinWait();
+            }
+          }
+          if (stop) {
+            break;
+          }
+          nextSend += count * nanosPerRecord;
+        }
+        try {
+          out.onNext(pool.messages[index]);
+        } catch (RuntimeException e) {
+          lastError = e.toString();
+          broken = true;
+          break;
+        }
+        credit--;
+        messages.incrementAndGet();
+        records.addAndGet(count);
+        bytes.addAndGet(pool.bytes[index]);
+        bytesOnStream += pool.bytes[index] + 5; // plus the gRPC frame header
+        recordsOnStream += count;
+      }
+      if (broken && !stop) {
+        streamsFailed.incrementAndGet();
+        Status s = call.done.getNow(null);
+        if (s != null) {
+          lastError = s.getCode() + (s.getDescription() == null ? "" : ": " + s.getDescription());
+        }
+        lastError += " after " + recordsOnStream + " records / " + bytesOnStream + " bytes on that stream";
+        out.cancel("stream broken", null);
+        LockSupport.parkNanos(200_000_000L); // back off before reconnecting, as a sidecar would
+        continue;
+      }
+      if (rotate && !stop) {
+        streamsRotated.incrementAndGet();
+        rotatedOutstanding.incrementAndGet();
+        call.done.whenComplete((status, e) -> {
+          if (status == null || !status.isOk()) {
+            rotatedNotOk.incrementAndGet();
+            lastError = "rotated stream ended with " + (status == null ? String.valueOf(e) : status.getCode()
+                + (status.getDescription() == null ? "" : ": " + status.getDescription()));
+          }
+          rotatedOutstanding.decrementAndGet();
+        });
+        out.onCompleted();
+        continue;
+      }
+      if (!call.done.isDone()) {
+        out.onCompleted();
+      }
+      try {
+        finalStatus = call.done.get(20, TimeUnit.SECONDS);
+      } catch (TimeoutException e) {
+        finalStatus = Status.DEADLINE_EXCEEDED.withDescription("no answer 20 s after completing the stream");
+        out.cancel("no answer", null);
+      } catch (ExecutionException e) {
+        finalStatus = Status.fromThrowable(e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      long until = System.nanoTime() + 20_000_000_000L;
+      while (rotatedOutstanding.get() > 0 && System.nanoTime() < until) {
+        LockSupport.parkNanos(10_000_000L);
+      }
+      return;
+    }
+  }
+
+  String describeFinal() {
+    Status s = finalStatus;
+    if (s == null) {
+      return "stream " + id + ": no final status";
+    }
+    return "stream " + id + ": " + s.getCode() + (s.getDescription() == null ? "" : " (" + s.getDescription() + ")");
+  }
+
+  /** The response side of one stream; registers the onReady handler before the call starts. */
+  private static final class Call implements ClientResponseObserver<ServiceMeshMetrics, MeshProbeDownstream> {
+    private final Thread sender;
+    final CompletableFuture<Status> done = new CompletableFuture<>();
+
+    Call(Thread sender) {
+      this.sender = sender;
+    }
+
+    @Override
+    public void beforeStart(ClientCallStreamObserver<ServiceMeshMetrics> requestStream) {
+      requestStream.setOnReadyHandler(() -> LockSupport.unpark(sender));
+    }
+
+    @Override
+    public void onNext(MeshProbeDownstream value) {}
+
+    @Override
+    public void onError(Throwable t) {
+      done.complete(Status.fromThrowable(t));
+      LockSupport.unpark(sender);
+    }
+
+    @Override
+    public void onCompleted() {
+      done.complete(Status.OK);
+      LockSupport.unpark(sender);
+    }
+  }
+}
