@@ -106,6 +106,18 @@ class BadInputIT {
   }
 
   @Test
+  void aLongLivedStreamCarriesFarMoreThanOneRequestsWorth() throws Exception {
+    // 20,000 single-record messages (several MB) on one stream, as a sidecar sends over hours.
+    List<ServiceMeshMetrics> messages = new ArrayList<>();
+    for (int i = 0; i < 20_000; i++) {
+      messages.add(message(valid().build()));
+    }
+    assertThat(sextant.stream(messages).getCode()).isEqualTo(Status.Code.OK);
+    sextant.flush();
+    assertThat(cpm()).isEqualTo(20_000);
+  }
+
+  @Test
   void recordsOutsideTheTimeWindowAreRefused() throws Exception {
     Status status = sextant.stream(List.of(message(valid().setStartTime(time - 3L * 86_400_000).build(), valid().build())));
     assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);

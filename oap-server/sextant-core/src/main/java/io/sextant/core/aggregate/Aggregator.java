@@ -85,12 +85,13 @@ public final class Aggregator implements RecordSink {
       rejectedTimeRange.increment();
       return Admission.REJECTED_TIME_RANGE;
     }
-    // Up to five new entities per record: refuse it whole rather than count it partly.
-    if (openAccumulators.get() > limits.maxAccumulators() - 5) {
+    Slot slot = slot(buckets.minuteBucket(time));
+    // Up to five new entities per record: near the limit, take a record only if every
+    // accumulator it touches exists already, so it is counted whole or not at all.
+    if (openAccumulators.get() > limits.maxAccumulators() - 5 && !allExist(slot, r, source, endpoint)) {
       rejectedOverloaded.increment();
       return Admission.REJECTED_OVERLOADED;
     }
-    Slot slot = slot(buckets.minuteBucket(time));
     int protocol = r instanceof CallRecord c ? c.protocol().ordinal() : -1;
     ServiceIds dest = ids.service(r.destService());
     String destInstanceId = r.destInstance().isEmpty() ? null : dest.child(r.destInstance());
@@ -115,6 +116,36 @@ public final class Aggregator implements RecordSink {
     return Admission.ACCEPTED;
   }
 
+  /** True if every accumulator the record would update is already open (slow path, near the limit). */
+  private boolean allExist(Slot slot, MeshRecord r, Source source, String endpoint) {
+    ServiceIds dest = ids.service(r.destService());
+    List<String[]> needed = new ArrayList<>();
+    if (r.detectPoint() == DetectPoint.SERVER) {
+      needed.add(new String[] {Scope.SERVICE.name(), dest.id});
+      if (!r.destInstance().isEmpty()) {
+        needed.add(new String[] {Scope.SERVICE_INSTANCE.name(), dest.child(r.destInstance())});
+      }
+      if (!endpoint.isEmpty()) {
+        needed.add(new String[] {Scope.ENDPOINT.name(), dest.child(endpoint)});
+      }
+    }
+    if (!r.sourceService().isEmpty()) {
+      ServiceIds src = ids.service(r.sourceService());
+      needed.add(new String[] {Scope.SERVICE_RELATION.name(), src.relationTo(dest.id)});
+      if (!r.destInstance().isEmpty() && !r.sourceInstance().isEmpty()) {
+        needed.add(new String[] {Scope.SERVICE_INSTANCE_RELATION.name(),
+            src.child(r.sourceInstance()) + "-" + dest.child(r.destInstance())});
+      }
+    }
+    for (String[] n : needed) {
+      MetricGroup group = catalog.group(source, Scope.valueOf(n[0]));
+      if (group != null && !slot.maps[group.index()].containsKey(n[1])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private void add(
       Slot slot, Source source, Scope scope, String id, MeshRecord r, int protocol,
       ServiceIds service, String instanceId, String endpoint) {
@@ -122,8 +153,8 @@ public final class Aggregator implements RecordSink {
     if (group == null) {
       return;
     }
-    ConcurrentHashMap<String, Accumulator> map = slot.maps[group.index()];
     while (true) {
+      ConcurrentHashMap<String, Accumulator> map = slot.maps[group.index()];
       Accumulator acc = map.get(id);
       if (acc == null) {
         EntityRef entity = entity(scope, id, r, service, instanceId, endpoint);
@@ -132,6 +163,11 @@ public final class Aggregator implements RecordSink {
         if (acc == null) {
           acc = created;
           openAccumulators.incrementAndGet();
+          if (slot.retired && discard(map, created)) {
+            // The flusher closed this minute while we inserted: use the minute's next slot.
+            slot = slot(slot.minute);
+            continue;
+          }
         }
       }
       synchronized (acc) {
@@ -146,7 +182,21 @@ public final class Aggregator implements RecordSink {
         }
       }
       // Sealed by a flush that closed this minute: start a new accumulator for the late record.
+      slot = slot(slot.minute);
     }
+  }
+
+  /** Takes back an accumulator inserted into a retired slot, unless the flusher already owns it. */
+  private boolean discard(ConcurrentHashMap<String, Accumulator> map, Accumulator acc) {
+    synchronized (acc) {
+      if (acc.sealed) {
+        return false; // the flusher saw it: it will be written with the closed minute
+      }
+      acc.sealed = true;
+    }
+    map.remove(acc.entity.id(), acc);
+    openAccumulators.decrementAndGet();
+    return true;
   }
 
   private EntityRef entity(
@@ -175,7 +225,7 @@ public final class Aggregator implements RecordSink {
 
   private Slot slot(long minute) {
     Slot s = lastSlot;
-    if (s.minute == minute) {
+    if (s.minute == minute && !s.retired) {
       return s;
     }
     s = slots.computeIfAbsent(minute, m -> new Slot(m, catalog.groups().size()));
@@ -190,20 +240,25 @@ public final class Aggregator implements RecordSink {
    */
   public List<Snapshot> collect(long closeBefore, boolean closeAll) {
     List<Snapshot> out = new ArrayList<>();
-    long forgetBefore = buckets.minuteBucket(buckets.nowMillis() - (limits.maxLateMinutes() + 5) * 60_000L);
     for (Iterator<Slot> it = slots.values().iterator(); it.hasNext(); ) {
       Slot slot = it.next();
       boolean close = closeAll || slot.minute < closeBefore;
+      if (close) {
+        // Retire first: writers from now on use a fresh slot (a new accumulation of this minute);
+        // a writer racing with us either lands in this slot's maps before we read them, or sees
+        // the flag and takes its insertion back.
+        it.remove();
+        slot.retired = true;
+      }
       for (int g = 0; g < slot.maps.length; g++) {
         MetricGroup group = catalog.groups().get(g);
         ConcurrentHashMap<String, Accumulator> map = slot.maps[g];
         for (Accumulator acc : map.values()) {
-          if (close) {
-            map.remove(acc.entity.id(), acc);
-            openAccumulators.decrementAndGet();
-          }
           synchronized (acc) {
             if (close) {
+              if (acc.sealed) {
+                continue; // taken back by its writer
+              }
               acc.sealed = true;
             }
             if (acc.dirty || close) {
@@ -212,11 +267,10 @@ public final class Aggregator implements RecordSink {
                   acc.detectPoints, acc.protocols, close));
             }
           }
+          if (close) {
+            openAccumulators.decrementAndGet();
+          }
         }
-      }
-      // Writers can no longer reach minutes this old (they are refused as too late).
-      if (slot.minute < forgetBefore && slot.isEmpty()) {
-        it.remove();
       }
     }
     return out;
@@ -241,6 +295,7 @@ public final class Aggregator implements RecordSink {
   private static final class Slot {
     final long minute;
     final ConcurrentHashMap<String, Accumulator>[] maps;
+    volatile boolean retired;
 
     @SuppressWarnings("unchecked")
     Slot(long minute, int groups) {
@@ -249,15 +304,6 @@ public final class Aggregator implements RecordSink {
       for (int i = 0; i < groups; i++) {
         maps[i] = new ConcurrentHashMap<>();
       }
-    }
-
-    boolean isEmpty() {
-      for (ConcurrentHashMap<String, Accumulator> m : maps) {
-        if (!m.isEmpty()) {
-          return false;
-        }
-      }
-      return true;
     }
   }
 }

@@ -23,7 +23,7 @@ import java.util.function.LongSupplier;
 final class Rollups {
   private final Step step;
   private final LongSupplier sequences;
-  private final Map<String, Entry> entries = new HashMap<>();
+  private final Map<Key, Entry> entries = new HashMap<>();
 
   Rollups(Step step, LongSupplier sequences) {
     this.step = step;
@@ -33,7 +33,7 @@ final class Rollups {
   void update(Snapshot minute) {
     long bucket = TimeBuckets.rollup(minute.minuteBucket(), step);
     MetricGroup group = minute.group();
-    String key = group.index() + "|" + minute.entity().id() + "|" + bucket;
+    Key key = new Key(group.index(), minute.entity().id(), bucket);
     Entry e = entries.get(key);
     if (e == null) {
       e = new Entry(group, minute.entity(), bucket, sequences.getAsLong(), group.newStates());
@@ -71,6 +71,8 @@ final class Rollups {
   Step step() {
     return step;
   }
+
+  private record Key(int group, String entityId, long bucket) {}
 
   record Rollup(MetricGroup group, EntityRef entity, long bucket, long sequence, MetricState[] states) {}
 

@@ -104,8 +104,8 @@ public final class SextantServer implements AutoCloseable {
         .port(new InetSocketAddress(host, httpPort), com.linecorp.armeria.common.SessionProtocol.HTTP)
         .maxRequestLength(config.integer("server.maxHttpRequestBytes"))
         .requestTimeout(Duration.ofSeconds(config.integer("server.requestTimeoutSeconds")))
-        .gracefulShutdownTimeout(Duration.ofSeconds(config.integer("server.shutdownGraceSeconds")),
-            Duration.ofSeconds(config.integer("server.shutdownGraceSeconds") + 5L));
+        // No quiet period: stop taking new requests at once, let in-flight ones finish.
+        .gracefulShutdownTimeout(Duration.ZERO, Duration.ofSeconds(config.integer("server.shutdownGraceSeconds")));
     GrpcServiceBuilder grpc = GrpcService.builder()
         .maxRequestMessageLength(config.integer("server.maxGrpcMessageBytes"))
         // grpc.health.v1.Health, which swctl health and load balancers probe.
@@ -116,9 +116,11 @@ public final class SextantServer implements AutoCloseable {
           config.integer("receiver.mesh.maxProperties"), config.integer("receiver.mesh.maxRecordsPerMessage")),
           registry));
     }
-    // gRPC streams have no overall deadline: a sidecar keeps one open for as long as it lives.
+    // A sidecar keeps one stream open for as long as it lives: no deadline and no total size
+    // for a stream (each message is still bounded by maxGrpcMessageBytes).
     sb.virtualHost(grpcPort).service(grpc.build(), delegate -> (ctx, req) -> {
       ctx.clearRequestTimeout();
+      ctx.setMaxRequestLength(0);
       return delegate.serve(ctx, req);
     });
     sb.virtualHost(httpPort)

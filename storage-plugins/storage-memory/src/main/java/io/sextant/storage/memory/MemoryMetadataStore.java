@@ -50,6 +50,13 @@ final class MemoryMetadataStore implements MetadataStore {
     }
   }
 
+  /** Forgets entities not seen since the given minute. */
+  void expire(long minuteBefore) {
+    services.values().removeIf(s -> s.lastSeen() < minuteBefore);
+    instances.values().removeIf(i -> i.lastSeen() < minuteBefore);
+    endpoints.values().removeIf(e -> e.lastSeen() < minuteBefore);
+  }
+
   @Override
   public List<ServiceMeta> services() {
     List<ServiceMeta> out = new ArrayList<>(services.values());

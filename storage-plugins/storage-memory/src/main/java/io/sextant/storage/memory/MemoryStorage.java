@@ -37,6 +37,8 @@ public final class MemoryStorage implements StorageComponent {
   public void expire(long minuteBefore, long hourBefore, long dayBefore) {
     metrics.expire(minuteBefore, hourBefore, dayBefore);
     topology.expire(minuteBefore);
+    // Metadata lives as long as the longest-kept metrics that could refer to it.
+    metadata.expire(dayBefore * 10_000);
   }
 
   /** Partials dropped to stay under {@code maxPartials}. */
