@@ -28,7 +28,7 @@ class BadInputIT {
 
   @BeforeEach
   void start() {
-    sextant = new TestServer(Map.of("receiver.mesh.maxMessageBytes", "4096", "receiver.mesh.maxStringLength", "64",
+    sextant = new TestServer(Map.of("receiver.mesh.maxRecordsPerMessage", "50", "receiver.mesh.maxStringLength", "64",
         "server.maxGrpcMessageBytes", "65536"));
   }
 
@@ -71,21 +71,22 @@ class BadInputIT {
     for (int i = 0; i < 100; i++) {
       many.add(valid().build());
     }
-    messages.add(message(many.toArray(new HTTPServiceMeshMetric[0])));              // over 4096 bytes
+    messages.add(message(many.toArray(new HTTPServiceMeshMetric[0])));              // over 50 records
     messages.add(message(valid().build()));
 
     Status status = sextant.stream(messages);
 
     assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
     assertThat(status.getDescription()).isEqualTo(
-        "rejected 6 of 9 records; first: missing_dest_service: destServiceName is required");
+        "rejected 105 of 108 records; first: missing_dest_service: destServiceName is required");
     sextant.flush();
     assertThat(cpm()).isEqualTo(3);
     String metrics = sextant.get("/metrics");
     for (String reason : List.of("missing_dest_service", "string_too_long", "bad_latency", "bad_detect_point",
-        "empty_message", "message_too_large")) {
+        "empty_message")) {
       assertThat(metrics).contains("sextant_receiver_records_rejected_total{reason=\"" + reason + "\",receiver=\"mesh\"} 1.0");
     }
+    assertThat(metrics).contains("sextant_receiver_records_rejected_total{reason=\"too_many_records\",receiver=\"mesh\"} 100.0");
     assertThat(metrics).contains("sextant_receiver_records_accepted_total{receiver=\"mesh\"} 3.0");
   }
 
@@ -97,6 +98,9 @@ class BadInputIT {
     }
     Status status = sextant.stream(List.of(message(valid().build()), message(huge.toArray(new HTTPServiceMeshMetric[0]))));
     assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    Thread.sleep(200); // the stream's log completes just after the client sees the status
+    assertThat(sextant.get("/metrics")).contains(
+        "sextant_grpc_streams_total{method=\"skywalking.v3.ServiceMeshMetricService/collect\",status=\"RESOURCE_EXHAUSTED\"} 1.0");
     sextant.flush();
     assertThat(cpm()).isEqualTo(1);
     // The collector is still healthy and takes the next stream.

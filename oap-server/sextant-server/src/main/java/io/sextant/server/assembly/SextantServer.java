@@ -112,7 +112,7 @@ public final class SextantServer implements AutoCloseable {
         .enableHealthCheckService(true);
     if (config.bool("receiver.mesh.enabled")) {
       grpc.addService(new MeshTelemetryReceiver(aggregator, new MeshReceiverLimits(
-          config.integer("receiver.mesh.maxMessageBytes"), config.integer("receiver.mesh.maxStringLength"),
+          config.integer("receiver.mesh.maxStringLength"),
           config.integer("receiver.mesh.maxProperties"), config.integer("receiver.mesh.maxRecordsPerMessage")),
           registry));
     }
@@ -121,6 +121,8 @@ public final class SextantServer implements AutoCloseable {
     sb.virtualHost(grpcPort).service(grpc.build(), delegate -> (ctx, req) -> {
       ctx.clearRequestTimeout();
       ctx.setMaxRequestLength(0);
+      ctx.log().whenComplete().thenAccept(log -> countStream(log.fullName(), log.responseCause(),
+          log.responseTrailers().get("grpc-status"), log.responseHeaders().get("grpc-status")));
       return delegate.serve(ctx, req);
     });
     sb.virtualHost(httpPort)
@@ -140,6 +142,14 @@ public final class SextantServer implements AutoCloseable {
     LOG.info("Sextant {} started: gRPC receivers on {}:{}, GraphQL on http://{}:{}/graphql (collector {})",
         VERSION, host, grpcPort, host, httpPort, config.string("core.collectorId"));
     return this;
+  }
+
+  /** Counts every finished gRPC stream by method and status, e.g. RESOURCE_EXHAUSTED for oversize. */
+  private void countStream(String method, Throwable cause, String trailerStatus, String headerStatus) {
+    String code = trailerStatus != null ? trailerStatus : headerStatus;
+    String status = code == null ? (cause == null ? "UNKNOWN" : "ABORTED")
+        : io.grpc.Status.fromCodeValue(Integer.parseInt(code)).getCode().name();
+    registry.counter("sextant_grpc_streams", "method", method == null ? "unknown" : method, "status", status).increment();
   }
 
   private CheckResult health() {

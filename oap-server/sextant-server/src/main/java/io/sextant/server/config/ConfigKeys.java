@@ -24,7 +24,7 @@ public final class ConfigKeys {
 
       string("core.collectorId", defaultCollectorId(), "this collector's id, tagged on every partial it writes"),
       string("core.timezone", ZoneId.systemDefault().getId(), "time zone of time buckets and query durations"),
-      integer("core.flushIntervalMillis", 1000, 100, 60_000, "how often accumulated partials are written"),
+      integer("core.flushIntervalMillis", 2000, 100, 60_000, "how often accumulated partials are written"),
       integer("core.rollupIntervalMillis", 10_000, 0, 600_000, "how often hour and day roll-ups are rewritten"),
       integer("core.graceMinutes", 1, 0, 60, "minutes a past minute stays open for late records"),
       integer("core.maxAccumulators", 100_000, 1000, 100_000_000,
@@ -37,15 +37,13 @@ public final class ConfigKeys {
       integer("core.apdexThresholdMillis", 500, 1, 3_600_000, "apdex threshold T"),
 
       oneOf("storage.selector", "memory", List.of("memory"), "storage backend (also SEXTANT_STORAGE)"),
-      integer("storage.memory.maxPartials", 1_000_000, 1000, 500_000_000,
+      integer("storage.memory.maxPartials", 600_000, 1000, 500_000_000,
           "metric partials held; past it the oldest buckets are evicted (counted)"),
       integer("storage.memory.minuteRetentionMinutes", 1440, 60, 100_000, "how long minute data is kept"),
       integer("storage.memory.hourRetentionHours", 168, 1, 100_000, "how long hour data is kept"),
       integer("storage.memory.dayRetentionDays", 30, 1, 10_000, "how long day data is kept"),
 
       bool("receiver.mesh.enabled", true, "serve skywalking.v3.ServiceMeshMetricService"),
-      integer("receiver.mesh.maxMessageBytes", 1024 * 1024, 128, 64 * 1024 * 1024,
-          "largest telemetry message accepted; larger ones are rejected and counted"),
       integer("receiver.mesh.maxStringLength", 512, 16, 65536, "longest service/instance/endpoint name"),
       integer("receiver.mesh.maxProperties", 64, 0, 10_000, "instance properties per record"),
       integer("receiver.mesh.maxRecordsPerMessage", 10_000, 1, 1_000_000, "records in one message"),

@@ -30,8 +30,8 @@ class SextantConfigTest {
     assertThat(c.integer("server.grpcPort")).isEqualTo(11900);
     assertThat(c.integer("core.flushIntervalMillis")).isEqualTo(250);
     assertThat(c.string("storage.selector")).isEqualTo("memory");
-    assertThat(new ConfigKey("receiver.mesh.maxMessageBytes", 0, s -> s, v -> null, "").envName())
-        .isEqualTo("SEXTANT_RECEIVER_MESH_MAX_MESSAGE_BYTES");
+    assertThat(new ConfigKey("receiver.mesh.maxRecordsPerMessage", 0, s -> s, v -> null, "").envName())
+        .isEqualTo("SEXTANT_RECEIVER_MESH_MAX_RECORDS_PER_MESSAGE");
   }
 
   @Test

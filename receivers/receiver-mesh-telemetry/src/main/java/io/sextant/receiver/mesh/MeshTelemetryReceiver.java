@@ -58,7 +58,8 @@ public final class MeshTelemetryReceiver extends ServiceMeshMetricServiceGrpc.Se
         messages.increment();
         Rejection messageProblem = checkMessage(message);
         if (messageProblem != null) {
-          reject(messageProblem, 1);
+          // Every record of a refused message counts as refused (at least one for an empty one).
+          reject(messageProblem, Math.max(1, message.getHttpMetrics().getMetricsCount() + message.getTcpMetrics().getMetricsCount()));
           return;
         }
         if (message.hasHttpMetrics()) {
@@ -138,11 +139,8 @@ public final class MeshTelemetryReceiver extends ServiceMeshMetricServiceGrpc.Se
   }
 
   private Rejection checkMessage(ServiceMeshMetrics message) {
-    int size = message.getSerializedSize();
-    if (size > limits.maxMessageBytes()) {
-      return new Rejection("message_too_large", "message of " + size + " bytes exceeds the limit of "
-          + limits.maxMessageBytes());
-    }
+    // Message bytes are bounded on the wire (server.maxGrpcMessageBytes); measuring them again
+    // here would walk every string of every record.
     List<?> records = message.hasHttpMetrics() ? message.getHttpMetrics().getMetricsList()
         : message.hasTcpMetrics() ? message.getTcpMetrics().getMetricsList() : null;
     if (records == null) {
