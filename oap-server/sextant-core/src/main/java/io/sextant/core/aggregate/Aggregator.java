@@ -12,7 +12,7 @@ import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.IdCache.ServiceIds;
 import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricGroup;
-import io.sextant.core.metric.MetricState;
+import io.sextant.core.metric.EncodedState;
 import io.sextant.core.metric.Scope;
 import io.sextant.core.metric.Source;
 import java.util.ArrayList;
@@ -263,7 +263,7 @@ public final class Aggregator implements RecordSink {
             }
             if (acc.dirty || close) {
               acc.dirty = false;
-              out.add(new Snapshot(group, acc.entity, slot.minute, acc.sequence, copy(acc.states),
+              out.add(new Snapshot(group, acc.entity, slot.minute, acc.sequence, EncodedState.of(acc.states),
                   acc.detectPoints, acc.protocols, close));
             }
           }
@@ -272,14 +272,6 @@ public final class Aggregator implements RecordSink {
           }
         }
       }
-    }
-    return out;
-  }
-
-  private static MetricState[] copy(MetricState[] states) {
-    MetricState[] out = new MetricState[states.length];
-    for (int i = 0; i < states.length; i++) {
-      out[i] = states[i].copy();
     }
     return out;
   }

@@ -1,7 +1,7 @@
 package io.sextant.core.aggregate;
 
 import io.sextant.core.metric.MetricGroup;
-import io.sextant.core.metric.MetricState;
+import io.sextant.core.metric.EncodedState;
 
 /**
  * A copy of an accumulator taken by the flusher. {@code closed} means no record will ever be added
@@ -12,7 +12,7 @@ public record Snapshot(
     EntityRef entity,
     long minuteBucket,
     long sequence,
-    MetricState[] states,
+    EncodedState[] states,
     int detectPoints,
     int protocols,
     boolean closed) {}

@@ -20,8 +20,7 @@ import io.sextant.core.aggregate.EntityRef;
 import io.sextant.core.aggregate.Snapshot;
 import io.sextant.core.metric.MetricDefinition;
 import io.sextant.core.metric.MetricGroup;
-import io.sextant.core.metric.MetricState;
-import io.sextant.core.metric.Sketches;
+import io.sextant.core.metric.EncodedState;
 import io.sextant.core.metric.Source;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -124,7 +123,7 @@ public final class Flusher implements Component {
     for (Rollups r : List.of(hours, days)) {
       long finalBefore = TimeBuckets.rollup(closeBefore, r.step());
       for (Rollups.Rollup e : r.drain(finalBefore, closeAll, due)) {
-        addPartials(partials, e.group(), e.entity(), r.step(), e.bucket(), e.sequence(), e.states());
+        addPartials(partials, e.group(), e.entity(), r.step(), e.bucket(), e.sequence(), EncodedState.of(e.states()));
       }
     }
     writeMetadata(services, instances, endpoints, edges);
@@ -133,16 +132,15 @@ public final class Flusher implements Component {
   }
 
   private void addPartials(List<MetricPartial> out, MetricGroup group, EntityRef entity, Step step,
-      long bucket, long sequence, MetricState[] states) {
+      long bucket, long sequence, EncodedState[] states) {
     MetricDefinition[] defs = group.definitions();
     for (int i = 0; i < defs.length; i++) {
-      MetricState st = states[i];
-      boolean hasSketch = st.sketch != null && !st.sketch.isEmpty();
-      if (st.a == 0 && st.b == 0 && st.c == 0 && !hasSketch) {
+      EncodedState st = states[i];
+      if (st.isEmpty()) {
         continue; // a side filter kept every record of this accumulator out of this metric
       }
       out.add(new MetricPartial(defs[i].name(), entity.id(), step, bucket, writerId, sequence,
-          st.counters(), hasSketch ? Sketches.encode(st.sketch) : null));
+          st.counters(), st.sketch()));
     }
   }
 

@@ -4,6 +4,7 @@ import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.EntityRef;
 import io.sextant.core.aggregate.Snapshot;
+import io.sextant.core.metric.EncodedState;
 import io.sextant.core.metric.MetricGroup;
 import io.sextant.core.metric.MetricState;
 import java.util.ArrayList;
@@ -40,7 +41,7 @@ final class Rollups {
       entries.put(key, e);
     }
     if (minute.closed()) {
-      group.merge(e.closed, minute.states());
+      group.merge(e.closed, EncodedState.decode(minute.states()));
       e.open.remove(minute.sequence());
     } else {
       e.open.put(minute.sequence(), minute.states());
@@ -82,7 +83,7 @@ final class Rollups {
     final long bucket;
     final long sequence;
     final MetricState[] closed;
-    final Map<Long, MetricState[]> open = new HashMap<>();
+    final Map<Long, EncodedState[]> open = new HashMap<>();
     boolean dirty;
 
     Entry(MetricGroup group, EntityRef entity, long bucket, long sequence, MetricState[] closed) {
@@ -99,7 +100,7 @@ final class Rollups {
       }
       MetricState[] merged = group.newStates();
       group.merge(merged, closed);
-      open.values().forEach(states -> group.merge(merged, states));
+      open.values().forEach(states -> group.merge(merged, EncodedState.decode(states)));
       return merged;
     }
   }

@@ -14,7 +14,7 @@ import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricDefinition;
 import io.sextant.core.metric.MetricState;
 import io.sextant.core.metric.Scope;
-import io.sextant.core.metric.Sketches;
+import io.sextant.core.metric.EncodedState;
 import io.sextant.core.query.TopologyView.Call;
 import io.sextant.core.query.TopologyView.InstanceNode;
 import io.sextant.core.query.TopologyView.InstanceTopology;
@@ -190,13 +190,9 @@ public final class QueryService implements SeriesSource {
   }
 
   private static MetricState decode(MetricPartial p) {
-    MetricState s = new MetricState();
     long[] v = p.values();
-    s.a = v.length > 0 ? v[0] : 0;
-    s.b = v.length > 1 ? v[1] : 0;
-    s.c = v.length > 2 ? v[2] : 0;
-    s.sketch = p.sketch() == null ? null : Sketches.decode(p.sketch());
-    return s;
+    return new EncodedState(v.length > 0 ? v[0] : 0, v.length > 1 ? v[1] : 0, v.length > 2 ? v[2] : 0, p.sketch())
+        .decode();
   }
 
   @Override

@@ -62,18 +62,23 @@ public final class MeshTelemetryReceiver extends ServiceMeshMetricServiceGrpc.Se
           reject(messageProblem, Math.max(1, message.getHttpMetrics().getMetricsCount() + message.getTcpMetrics().getMetricsCount()));
           return;
         }
-        if (message.hasHttpMetrics()) {
-          for (HTTPServiceMeshMetric m : message.getHttpMetrics().getMetricsList()) {
-            if (!offer(validator.toCall(m))) {
-              return;
+        long before = acceptedHere;
+        try {
+          if (message.hasHttpMetrics()) {
+            for (HTTPServiceMeshMetric m : message.getHttpMetrics().getMetricsList()) {
+              if (!offer(validator.toCall(m))) {
+                return;
+              }
+            }
+          } else {
+            for (TCPServiceMeshMetric m : message.getTcpMetrics().getMetricsList()) {
+              if (!offer(validator.toFlow(m))) {
+                return;
+              }
             }
           }
-        } else {
-          for (TCPServiceMeshMetric m : message.getTcpMetrics().getMetricsList()) {
-            if (!offer(validator.toFlow(m))) {
-              return;
-            }
-          }
+        } finally {
+          accepted.increment(acceptedHere - before); // once per message, not per record
         }
       }
 
@@ -87,7 +92,6 @@ public final class MeshTelemetryReceiver extends ServiceMeshMetricServiceGrpc.Se
         switch (admission) {
           case ACCEPTED -> {
             acceptedHere++;
-            accepted.increment();
             return true;
           }
           case REJECTED_TIME_RANGE -> {

@@ -5,7 +5,6 @@ import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.DetectPoint;
 import io.sextant.api.model.FlowRecord;
 import io.sextant.api.model.Layer;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.skywalking.apm.network.common.v3.KeyStringValuePair;
@@ -109,17 +108,6 @@ final class MeshTelemetryValidator {
   }
 
   private Map<String, String> properties(List<KeyStringValuePair> pairs) {
-    if (pairs.isEmpty()) {
-      return Map.of();
-    }
-    Map<String, String> out = new HashMap<>();
-    for (KeyStringValuePair p : pairs) {
-      out.put(truncate(p.getKey()), truncate(p.getValue()));
-    }
-    return out;
-  }
-
-  private String truncate(String s) {
-    return s.length() <= limits.maxStringLength() ? s : s.substring(0, limits.maxStringLength());
+    return ProtoProperties.of(pairs, limits.maxStringLength());
   }
 }

@@ -4,20 +4,23 @@ import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.storage.MetricsStore;
 import io.sextant.api.time.Step;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Partials indexed by metric, then (entity, step), then bucket. Over {@code maxPartials}, the oldest
- * minute buckets are evicted first (then hours), and every eviction is counted.
+ * Partials indexed by metric, then (entity, step), then bucket. A series is a small locked tree of
+ * buckets, each holding the partials of its writers in an array (nearly always one), because most
+ * series have few buckets and a concurrent map per bucket would cost more than the data. Over
+ * {@code maxPartials}, the oldest minute buckets are evicted first (then hours, then days), and
+ * every eviction is counted.
  */
 final class MemoryMetricsStore implements MetricsStore {
-  private final ConcurrentHashMap<String, ConcurrentHashMap<SeriesKey, ConcurrentSkipListMap<Long, Map<PartialKey, MetricPartial>>>>
-      byMetric = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, ConcurrentHashMap<SeriesKey, Series>> byMetric = new ConcurrentHashMap<>();
   private final AtomicLong size = new AtomicLong();
   private final AtomicLong evicted = new AtomicLong();
   private final int maxPartials;
@@ -29,12 +32,10 @@ final class MemoryMetricsStore implements MetricsStore {
   @Override
   public void write(List<MetricPartial> partials) {
     for (MetricPartial p : partials) {
-      Map<PartialKey, MetricPartial> bucket =
-          byMetric
-              .computeIfAbsent(p.metric(), m -> new ConcurrentHashMap<>())
-              .computeIfAbsent(new SeriesKey(p.entityId(), p.step()), k -> new ConcurrentSkipListMap<>())
-              .computeIfAbsent(p.bucket(), b -> new ConcurrentHashMap<>());
-      if (bucket.put(new PartialKey(p.writerId(), p.sequence()), p) == null) {
+      Series series = byMetric
+          .computeIfAbsent(p.metric(), m -> new ConcurrentHashMap<>())
+          .computeIfAbsent(new SeriesKey(p.entityId(), p.step()), k -> new Series());
+      if (series.put(p)) {
         size.incrementAndGet();
       }
     }
@@ -46,54 +47,49 @@ final class MemoryMetricsStore implements MetricsStore {
   @Override
   public List<MetricPartial> read(
       String metric, Collection<String> entityIds, Step step, long startBucket, long endBucket) {
-    var series = byMetric.get(metric);
+    Map<SeriesKey, Series> series = byMetric.get(metric);
     List<MetricPartial> out = new ArrayList<>();
     if (series == null) {
       return out;
     }
     if (entityIds != null) {
       for (String id : entityIds) {
-        collect(series.get(new SeriesKey(id, step)), startBucket, endBucket, out);
+        Series s = series.get(new SeriesKey(id, step));
+        if (s != null) {
+          s.collect(startBucket, endBucket, out);
+        }
       }
     } else {
-      series.forEach((key, buckets) -> {
+      series.forEach((key, s) -> {
         if (key.step() == step) {
-          collect(buckets, startBucket, endBucket, out);
+          s.collect(startBucket, endBucket, out);
         }
       });
     }
     return out;
   }
 
-  private static void collect(ConcurrentSkipListMap<Long, Map<PartialKey, MetricPartial>> buckets, long start,
-      long end, List<MetricPartial> out) {
-    if (buckets != null) {
-      for (Map<PartialKey, MetricPartial> partials : buckets.subMap(start, true, end, true).values()) {
-        out.addAll(partials.values());
-      }
-    }
-  }
-
   void expire(long minuteBefore, long hourBefore, long dayBefore) {
-    byMetric.values().forEach(series -> series.forEach((key, buckets) -> {
-      long before = switch (key.step()) {
+    byMetric.values().forEach(series -> series.entrySet().removeIf(e -> {
+      long before = switch (e.getKey().step()) {
         case MINUTE -> minuteBefore;
         case HOUR -> hourBefore;
         case DAY -> dayBefore;
       };
-      dropBefore(buckets, before, false);
+      size.addAndGet(-e.getValue().dropBefore(before));
+      return e.getValue().isEmpty();
     }));
   }
 
-  /** Finds the oldest minute bucket held and drops everything up to it, until under the bound. */
+  /** Drops the oldest bucket of the finest step held, repeatedly, until under the bound. */
   private synchronized void evictOldest() {
-    for (Step step : new Step[] {Step.MINUTE, Step.HOUR, Step.DAY}) {
+    for (Step step : Step.values()) {
       while (size.get() > maxPartials) {
         long oldest = Long.MAX_VALUE;
         for (var series : byMetric.values()) {
           for (var e : series.entrySet()) {
-            if (e.getKey().step() == step && !e.getValue().isEmpty()) {
-              oldest = Math.min(oldest, e.getValue().firstKey());
+            if (e.getKey().step() == step) {
+              oldest = Math.min(oldest, e.getValue().firstBucket());
             }
           }
         }
@@ -101,25 +97,17 @@ final class MemoryMetricsStore implements MetricsStore {
           break;
         }
         long cutoff = oldest + 1;
-        byMetric.values().forEach(series -> series.forEach((key, buckets) -> {
-          if (key.step() == step) {
-            dropBefore(buckets, cutoff, true);
+        byMetric.values().forEach(series -> series.entrySet().removeIf(e -> {
+          if (e.getKey().step() != step) {
+            return false;
           }
+          long dropped = e.getValue().dropBefore(cutoff);
+          size.addAndGet(-dropped);
+          evicted.addAndGet(dropped);
+          return e.getValue().isEmpty();
         }));
       }
     }
-  }
-
-  private void dropBefore(ConcurrentSkipListMap<Long, Map<PartialKey, MetricPartial>> buckets, long before,
-      boolean countAsEviction) {
-    var head = buckets.headMap(before);
-    for (Map<PartialKey, MetricPartial> partials : head.values()) {
-      size.addAndGet(-partials.size());
-      if (countAsEviction) {
-        evicted.addAndGet(partials.size());
-      }
-    }
-    head.clear();
   }
 
   long evicted() {
@@ -132,6 +120,51 @@ final class MemoryMetricsStore implements MetricsStore {
 
   private record SeriesKey(String entityId, Step step) {}
 
-  /** Which accumulation of a bucket a partial is: the writer shares one id string for all. */
-  private record PartialKey(String writerId, long sequence) {}
+  /** One entity's buckets of one metric and step. */
+  private static final class Series {
+    private final TreeMap<Long, MetricPartial[]> buckets = new TreeMap<>();
+
+    /** Stores or replaces (same writer and sequence) a partial; true if it is a new one. */
+    synchronized boolean put(MetricPartial p) {
+      MetricPartial[] held = buckets.get(p.bucket());
+      if (held == null) {
+        buckets.put(p.bucket(), new MetricPartial[] {p});
+        return true;
+      }
+      for (int i = 0; i < held.length; i++) {
+        if (held[i].sequence() == p.sequence() && held[i].writerId().equals(p.writerId())) {
+          held[i] = p;
+          return false;
+        }
+      }
+      MetricPartial[] grown = Arrays.copyOf(held, held.length + 1);
+      grown[held.length] = p;
+      buckets.put(p.bucket(), grown);
+      return true;
+    }
+
+    synchronized void collect(long start, long end, List<MetricPartial> out) {
+      for (MetricPartial[] held : buckets.subMap(start, true, end, true).values()) {
+        out.addAll(Arrays.asList(held));
+      }
+    }
+
+    synchronized long dropBefore(long bucket) {
+      var head = buckets.headMap(bucket);
+      long dropped = 0;
+      for (MetricPartial[] held : head.values()) {
+        dropped += held.length;
+      }
+      head.clear();
+      return dropped;
+    }
+
+    synchronized long firstBucket() {
+      return buckets.isEmpty() ? Long.MAX_VALUE : buckets.firstKey();
+    }
+
+    synchronized boolean isEmpty() {
+      return buckets.isEmpty();
+    }
+  }
 }
