@@ -26,6 +26,13 @@ import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.query.QueryService;
 import io.sextant.query.graphql.QueryLimits;
 import io.sextant.query.graphql.SextantGraphql;
+import io.sextant.receiver.als.AccessLogReceiver;
+import io.sextant.receiver.als.AlsLimits;
+import io.sextant.receiver.als.PeerAddressResolver;
+import io.sextant.receiver.als.k8s.KubernetesPeerResolver;
+import io.sextant.receiver.als.k8s.ServiceNameRule;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.sextant.receiver.mesh.MeshReceiverLimits;
 import io.sextant.receiver.mesh.MeshTelemetryReceiver;
 import io.sextant.server.config.SextantConfig;
@@ -38,6 +45,7 @@ import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -62,6 +70,8 @@ public final class SextantServer implements AutoCloseable {
   private final TimeBuckets buckets;
   private final ScheduledExecutorService keeper =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-keeper"));
+  private PeerAddressResolver peerResolver;
+  private KubernetesClient kubernetes;
   private Server server;
   private volatile boolean ready;
   private boolean closed;
@@ -115,6 +125,22 @@ public final class SextantServer implements AutoCloseable {
           config.integer("receiver.mesh.maxStringLength"),
           config.integer("receiver.mesh.maxProperties"), config.integer("receiver.mesh.maxRecordsPerMessage")),
           registry));
+    }
+    if (config.bool("receiver.als.enabled") && config.bool("receiver.als.kubernetes.enabled")) {
+      kubernetes = new KubernetesClientBuilder().build();
+      KubernetesPeerResolver resolver = new KubernetesPeerResolver(kubernetes,
+          ServiceNameRule.parse(config.string("receiver.als.kubernetes.serviceNameRule")), registry,
+          config.integer("receiver.als.kubernetes.maxPods"));
+      resolver.start();
+      peerResolver = resolver;
+    }
+    if (config.bool("receiver.als.enabled")) {
+      AccessLogReceiver als = new AccessLogReceiver(aggregator, new AlsLimits(
+          List.of(config.string("receiver.als.serviceNameLabels").split("\\s*,\\s*")),
+          config.string("receiver.als.endpointRules"), config.integer("receiver.als.endpointBudgetPerService"),
+          config.integer("receiver.als.maxServices"), config.integer("receiver.als.maxStringLength")),
+          peerResolver, registry);
+      grpc.addService(als.envoyService()).addService(als.satelliteService());
     }
     // A sidecar keeps one stream open for as long as it lives: no deadline and no total size
     // for a stream (each message is still bounded by maxGrpcMessageBytes).
@@ -203,6 +229,12 @@ public final class SextantServer implements AutoCloseable {
       server.stop().join();
     }
     keeper.shutdownNow();
+    if (peerResolver != null) {
+      peerResolver.close();
+    }
+    if (kubernetes != null) {
+      kubernetes.close();
+    }
     flusher.close();
     storage.close();
     LOG.info("Sextant stopped; everything accepted was flushed");

@@ -48,6 +48,23 @@ public final class ConfigKeys {
       integer("receiver.mesh.maxProperties", 64, 0, 10_000, "instance properties per record"),
       integer("receiver.mesh.maxRecordsPerMessage", 10_000, 1, 1_000_000, "records in one message"),
 
+      bool("receiver.als.enabled", true,
+          "serve envoy.service.accesslog.v3.AccessLogService and Satellite's SatelliteAccessLogService"),
+      string("receiver.als.serviceNameLabels", "service.istio.io/canonical-name,app.kubernetes.io/name,app",
+          "pod labels naming a service, first present wins (then the workload name), + '.<namespace>'"),
+      new ConfigKey("receiver.als.endpointRules", "", s -> s, v -> null,
+          "endpoint grouping rules, ';'-separated 'regex => name', e.g. 'GET:/reviews/\\d+ => GET:/reviews/{id}'"),
+      integer("receiver.als.endpointBudgetPerService", 1000, 1, 1_000_000,
+          "distinct endpoints per service; past it requests fold into the '<overflow>' endpoint (counted)"),
+      integer("receiver.als.maxServices", 10_000, 1, 10_000_000, "services tracked for endpoint budgets"),
+      integer("receiver.als.maxStringLength", 512, 16, 65536, "longest request path accepted"),
+      bool("receiver.als.kubernetes.enabled", false,
+          "resolve peers without metadata exchange by pod IP through the Kubernetes API (needs RBAC: list/watch pods)"),
+      string("receiver.als.kubernetes.serviceNameRule",
+          "${label:service.istio.io/canonical-name|label:app.kubernetes.io/name|label:app|owner}.${namespace}",
+          "how a pod found by IP is named"),
+      integer("receiver.als.kubernetes.maxPods", 100_000, 1, 10_000_000, "pods cached by IP"),
+
       integer("query.maxDepth", 15, 2, 100, "deepest GraphQL selection"),
       integer("query.maxComplexity", 5000, 10, 1_000_000, "most fields in one GraphQL request"),
       integer("query.maxDurationPoints", 10080, 10, 1_000_000, "most time points in one queried duration"));
