@@ -60,6 +60,27 @@ final class CallSampler {
     }
     source = edge.source == null ? null : edge.sourceInstances.get(rnd.nextInt(edge.sourceInstances.size()));
     dest = edge.dest.instances.get(rnd.nextInt(edge.dest.instances.size()));
+    drawDetails(nowMillis);
+  }
+
+  /**
+   * Draws a call on a given edge between given pods (the caller may be null for a client outside
+   * the mesh): endpoint, latencies, outcome. Used by the access-log traffic, which picks the edge and
+   * pods from one proxy's point of view.
+   */
+  void next(Edge edge, Instance source, Instance dest, long nowMillis) {
+    this.edge = edge;
+    this.source = source;
+    this.dest = dest;
+    drawDetails(nowMillis);
+  }
+
+  /** This sampler's random source, for callers that pick edges themselves. */
+  SplittableRandom random() {
+    return rnd;
+  }
+
+  private void drawDetails(long nowMillis) {
     String[] endpoints = edge.dest.endpoints;
     if (endpoints.length == 0) {
       endpoint = "";

@@ -3,6 +3,9 @@ package io.sextant.benchmarks;
 import com.linecorp.armeria.client.ClientFactory;
 import com.linecorp.armeria.client.grpc.GrpcClients;
 import com.sun.management.OperatingSystemMXBean;
+import io.envoyproxy.envoy.service.accesslog.v3.AccessLogServiceGrpc.AccessLogServiceStub;
+import io.envoyproxy.envoy.service.accesslog.v3.StreamAccessLogsMessage;
+import io.envoyproxy.envoy.service.accesslog.v3.StreamAccessLogsResponse;
 import io.sextant.benchmarks.ServerStats.Scrape;
 import io.sextant.server.assembly.SextantServer;
 import io.sextant.server.config.SextantConfig;
@@ -17,23 +20,43 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.skywalking.apm.network.servicemesh.v3.MeshProbeDownstream;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricServiceGrpc.ServiceMeshMetricServiceStub;
+import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Streams realistic service-mesh telemetry ({@code skywalking.v3.ServiceMeshMetricService/collect})
- * over real gRPC to a Sextant server, reports throughput as seen by both sides every few seconds,
- * and at the end checks that the server accounted for every record sent.
+ * Streams realistic service-mesh telemetry over real gRPC to a Sextant server, reports throughput
+ * as seen by both sides every few seconds, and at the end checks that the server accounted for
+ * everything sent. Two protocols ({@code --protocol}):
+ *
+ * <ul>
+ *   <li>{@code mesh} (default): SkyWalking's {@code skywalking.v3.ServiceMeshMetricService/collect},
+ *       both sides of every call as records; verified against the receiver's and the aggregator's
+ *       accepted counts.
+ *   <li>{@code als}: Envoy's {@code envoy.service.accesslog.v3.AccessLogService/StreamAccessLogs} as
+ *       Istio proxies send it; each stream is one proxy of the topology (see {@link AlsTraffic}), its
+ *       first message carries the proxy's identifier, {@code --batch} entries per message. Verified
+ *       against {@code sextant_als_entries_total{kind="http"}} (every entry received), {@code
+ *       sextant_als_entries_dropped_total} (none dropped) and the aggregator's {@code
+ *       sextant_records_accepted_total{kind="call"}} (one call record per entry, two per gateway
+ *       outbound entry).
+ * </ul>
  *
  * <p>Run with {@code --help} for the options. Exit status: 0 on success, 1 if the server did not
- * account for every record (with {@code --verify=true}), 2 on bad options or an unreachable server.
+ * account for everything sent (with {@code --verify=true}), 2 on bad options or an unreachable
+ * server.
  */
 public final class LoadGenerator {
   private final LoadOptions o;
-  private final List<StreamSender> senders = new ArrayList<>();
+  private final List<StreamSender<?, ?>> senders = new ArrayList<>();
   private final List<ClientFactory> factories = new ArrayList<>();
-  private volatile MessagePool pool;
+  /** mesh: one pool all streams send from. */
+  private volatile MessagePool<ServiceMeshMetrics> pool;
+  /** als: one pool per stream, since each stream is a different proxy. */
+  private volatile List<MessagePool<StreamAccessLogsMessage>> alsPools;
+  private final boolean als;
   private final AtomicLong poolBuilds = new AtomicLong();
   private final AtomicLong poolBuildNanos = new AtomicLong();
   private long serverPid;
@@ -42,6 +65,7 @@ public final class LoadGenerator {
 
   private LoadGenerator(LoadOptions o) {
     this.o = o;
+    this.als = o.als();
   }
 
   public static void main(String[] args) throws Exception {
@@ -115,14 +139,39 @@ public final class LoadGenerator {
         + httpAddress + "/metrics" + (serverPid > 0 ? ", server pid " + serverPid : ""));
     System.out.println("topology " + topology.describe());
 
-    CallSampler sampler = new CallSampler(topology, o.ratio("tcp-ratio"), o.ratio("error-ratio"), o.longValue("seed"));
-    rebuildPool(sampler, poolRecords, batch);
+    Runnable rebuild;
+    List<AlsTraffic.Stream> alsStreams = new ArrayList<>();
+    if (als) {
+      AlsTraffic traffic = new AlsTraffic(topology);
+      System.out.println("proxies  " + traffic.describe(streams));
+      for (int i = 0; i < Math.min(streams, 4); i++) {
+        System.out.println("         stream " + i + ": " + traffic.proxyFor(i).describe());
+      }
+      if (streams > 4) {
+        System.out.println("         ...");
+      }
+      if (batch == 1) {
+        System.out.println("note: Envoy flushes several access-log entries per message; --batch=10 is closer to a real proxy");
+      }
+      for (int i = 0; i < streams; i++) {
+        alsStreams.add(traffic.stream(i, o.ratio("error-ratio"), o.longValue("seed")));
+      }
+      int perStream = Math.max(2 * batch, (poolRecords + streams - 1) / streams);
+      rebuild = () -> rebuildAlsPools(alsStreams, perStream, batch);
+    } else {
+      CallSampler sampler = new CallSampler(topology, o.ratio("tcp-ratio"), o.ratio("error-ratio"), o.longValue("seed"));
+      rebuild = () -> rebuildPool(sampler, poolRecords, batch);
+    }
+    rebuild.run();
+    if (als ? alsPools == null : pool == null) {
+      return 2;
+    }
     ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "loadgen-pool");
       t.setDaemon(true);
       return t;
     });
-    refresher.scheduleWithFixedDelay(() -> rebuildPool(sampler, poolRecords, batch), 1, 1, TimeUnit.SECONDS);
+    refresher.scheduleWithFixedDelay(rebuild, 1, 1, TimeUnit.SECONDS);
 
     ClientFactory shared = null;
     for (int i = 0; i < streams; i++) {
@@ -134,12 +183,24 @@ public final class LoadGenerator {
       } else {
         factory = shared;
       }
-      ServiceMeshMetricServiceStub stub = GrpcClients.builder("http://" + target)
-          .factory(factory)
-          .responseTimeoutMillis(0) // a sidecar's stream has no deadline
-          .build(ServiceMeshMetricServiceStub.class);
-      senders.add(new StreamSender(i, stub, () -> pool, rate > 0 ? (double) rate / streams : 0,
-          o.integer("window"), o.longValue("rotate-bytes")));
+      double perStreamRate = rate > 0 ? (double) rate / streams : 0;
+      if (als) {
+        AccessLogServiceStub stub = GrpcClients.builder("http://" + target)
+            .factory(factory)
+            .responseTimeoutMillis(0) // a proxy's stream has no deadline
+            .build(AccessLogServiceStub.class);
+        int index = i;
+        senders.add(new StreamSender<StreamAccessLogsMessage, StreamAccessLogsResponse>(i, stub::streamAccessLogs,
+            alsStreams.get(i)::withIdentifier, () -> alsPools.get(index), perStreamRate, o.integer("window"),
+            o.longValue("rotate-bytes")));
+      } else {
+        ServiceMeshMetricServiceStub stub = GrpcClients.builder("http://" + target)
+            .factory(factory)
+            .responseTimeoutMillis(0) // a sidecar's stream has no deadline
+            .build(ServiceMeshMetricServiceStub.class);
+        senders.add(new StreamSender<ServiceMeshMetrics, MeshProbeDownstream>(i, stub::collect, null, () -> pool,
+            perStreamRate, o.integer("window"), o.longValue("rotate-bytes")));
+      }
     }
 
     OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -166,8 +227,14 @@ public final class LoadGenerator {
         long msgs = sentMessages();
         double secs = (now - lastReport) / 1e9;
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
-            "[%4ds] sent %,10.0f rec/s %,10.0f msg/s", second, (sent - lastSent) / secs, (msgs - lastMessages) / secs));
-        if (s != null && lastScrape != null) {
+            "[%4ds] sent %,10.0f %s %,10.0f msg/s", second, (sent - lastSent) / secs, als ? "entries/s" : "rec/s",
+            (msgs - lastMessages) / secs));
+        if (als && s != null && lastScrape != null) {
+          line.append(String.format(Locale.ROOT, " | server received %,10.0f entries/s, accepted %,10.0f call rec/s,"
+              + " dropped %,d", (s.alsHttpEntries() - lastScrape.alsHttpEntries()) / secs,
+              (s.aggregatorCalls() - lastScrape.aggregatorCalls()) / secs, s.alsDropped() - base.alsDropped()));
+          line.append(String.format(Locale.ROOT, " | lag %,d", sent - (s.alsHttpEntries() - base.alsHttpEntries())));
+        } else if (s != null && lastScrape != null) {
           line.append(String.format(Locale.ROOT, " | server accepted %,10.0f rec/s (aggregator %,10.0f), rejected %,d",
               (s.receiverAccepted() - lastScrape.receiverAccepted()) / secs,
               (s.aggregatorAccepted() - lastScrape.aggregatorAccepted()) / secs,
@@ -198,30 +265,43 @@ public final class LoadGenerator {
 
     // Everything sent has been answered by now; give the server's counters a moment to catch up.
     long deadline = System.nanoTime() + 10_000_000_000L;
+    long derived = senders.stream().mapToLong(s -> s.derived.get()).sum();
     Scrape end = stats.tryScrape();
-    while (end != null && end.receiverAccepted() - base.receiverAccepted()
-        + (end.receiverRejected() - base.receiverRejected()) < sent && System.nanoTime() < deadline) {
+    while (end != null && !settled(end, base, sent, derived) && System.nanoTime() < deadline) {
       Thread.sleep(200);
       sampleRss();
       Scrape next = stats.tryScrape();
       end = next != null ? next : end;
     }
     sampleRss();
-    boolean ok = report(topology, end, base, sent, msgs, sendNanos, cpuUsed, serverCpu);
+    boolean ok = report(end, base, sent, derived, msgs, sendNanos, cpuUsed, serverCpu);
     factories.forEach(ClientFactory::close);
     return !o.bool("verify") || ok ? 0 : 1;
   }
 
-  private boolean report(MeshTopology topology, Scrape end, Scrape base, long sent, long msgs, long sendNanos,
-      long cpuUsed, long serverCpu) {
+  /** Whether the server's counters account for everything sent (or for why not). */
+  private boolean settled(Scrape end, Scrape base, long sent, long derived) {
+    if (als) {
+      long received = end.alsHttpEntries() - base.alsHttpEntries();
+      long dropped = end.alsDropped() - base.alsDropped();
+      return received >= sent && (dropped > 0 || end.aggregatorCalls() - base.aggregatorCalls() >= derived);
+    }
+    return end.receiverAccepted() - base.receiverAccepted() + (end.receiverRejected() - base.receiverRejected())
+        >= sent;
+  }
+
+  private boolean report(Scrape end, Scrape base, long sent, long derived, long msgs, long sendNanos, long cpuUsed,
+      long serverCpu) {
     double secs = sendNanos / 1e9;
+    String unit = als ? "entries" : "records";
+    String per = als ? "entry" : "record";
     System.out.println();
     System.out.println("== result ==");
     long bytes = senders.stream().mapToLong(s -> s.bytes.get()).sum();
-    System.out.printf(Locale.ROOT, "sent                %,d records in %.1f s = %,.0f rec/s; %,d messages = %,.0f msg/s"
-        + " (batch %d, %d streams); %.1f MB = %.2f MB/s of protobuf, %.0f bytes per record%n", sent, secs,
-        sent / secs, msgs, msgs / secs, o.integer("batch"), senders.size(), bytes / 1048576.0,
-        bytes / 1048576.0 / secs, sent == 0 ? 0.0 : (double) bytes / sent);
+    System.out.printf(Locale.ROOT, "sent                %,d %s in %.1f s = %,.0f %s/s; %,d messages = %,.0f msg/s"
+        + " (batch %d, %d streams); %.1f MB = %.2f MB/s of protobuf, %.0f bytes per %s%n", sent, unit, secs,
+        sent / secs, als ? "entries" : "rec", msgs, msgs / secs, o.integer("batch"), senders.size(),
+        bytes / 1048576.0, bytes / 1048576.0 / secs, sent == 0 ? 0.0 : (double) bytes / sent, per);
     long opened = senders.stream().mapToLong(s -> s.streamsOpened.get()).sum();
     long failed = senders.stream().mapToLong(s -> s.streamsFailed.get()).sum();
     long waits = senders.stream().mapToLong(s -> s.readyWaits.get()).sum();
@@ -229,7 +309,7 @@ public final class LoadGenerator {
     long rotatedBad = senders.stream().mapToLong(s -> s.rotatedNotOk.get()).sum();
     System.out.printf(Locale.ROOT, "streams             %d opened, %d ended early by the server, %d rotated (%d of them"
         + " not OK), %,d waits for onReady%n", opened, failed, rotated, rotatedBad, waits);
-    for (StreamSender s : senders) {
+    for (StreamSender<?, ?> s : senders) {
       System.out.println("                    " + s.describeFinal()
           + (s.lastError != null ? "; last failure: " + s.lastError : ""));
     }
@@ -237,24 +317,7 @@ public final class LoadGenerator {
     if (end == null) {
       System.out.println("server              /metrics unreachable at the end; cannot verify");
     } else {
-      long accepted = end.receiverAccepted() - base.receiverAccepted();
-      long aggregated = end.aggregatorAccepted() - base.aggregatorAccepted();
-      long rejected = end.receiverRejected() - base.receiverRejected();
-      System.out.printf(Locale.ROOT, "server accepted     %,d records (receiver), %,d (aggregator) = %,.0f rec/s;"
-          + " rejected %,d%n", accepted, aggregated, accepted / secs, rejected);
-      if (rejected > 0) {
-        Map<String, Double> now = end.byLabel("sextant_receiver_records_rejected_total", "reason");
-        Map<String, Double> before = base.byLabel("sextant_receiver_records_rejected_total", "reason");
-        now.forEach((reason, v) -> {
-          double d = v - before.getOrDefault(reason, 0.0);
-          if (d > 0) {
-            System.out.printf(Locale.ROOT, "                    rejected %-24s %,.0f%n", reason, d);
-          }
-        });
-      }
-      ok = accepted == sent && aggregated == sent && rejected == 0;
-      System.out.printf(Locale.ROOT, "processed == sent   %s (sent %,d, receiver accepted %,d, aggregator accepted %,d)%n",
-          ok ? "YES" : "NO", sent, accepted, aggregated);
+      ok = als ? verifyAls(end, base, sent, derived, secs) : verifyMesh(end, base, sent, secs);
       System.out.println("server flush        " + flushText(end, base));
       double open = end.first("sextant_aggregator_open_accumulators");
       double partials = end.first("sextant_storage_memory_partials");
@@ -272,14 +335,70 @@ public final class LoadGenerator {
             inprocess ? " (in-process: generator and server together)" : "")
         : "unknown (pass --server-pid)"));
     if (serverCpu >= 0) {
-      System.out.printf(Locale.ROOT, "server CPU          %.1f s while sending = %.2f cores, %.2f µs per record%n",
-          serverCpu / 1e9, serverCpu / (double) sendNanos, sent == 0 ? 0 : serverCpu / 1e3 / sent);
+      System.out.printf(Locale.ROOT, "server CPU          %.1f s while sending = %.2f cores, %.2f µs per %s%n",
+          serverCpu / 1e9, serverCpu / (double) sendNanos, sent == 0 ? 0 : serverCpu / 1e3 / sent, per);
     }
-    System.out.printf(Locale.ROOT, "generator CPU       %.1f s while sending = %.2f cores%s; pool of %,d records rebuilt %d times,"
+    long pooled = als ? alsPools.stream().mapToLong(p -> p.totalRecords).sum() : pool.totalRecords;
+    System.out.printf(Locale.ROOT, "generator CPU       %.1f s while sending = %.2f cores%s; %s of %,d %s rebuilt %d times,"
         + " %.1f ms each%n", cpuUsed / 1e9, cpuUsed / (double) sendNanos,
         inprocess ? " (process total: includes the in-process server)" : "",
-        pool.totalRecords, poolBuilds.get(), poolBuilds.get() == 0 ? 0 : poolBuildNanos.get() / 1e6 / poolBuilds.get());
+        als ? alsPools.size() + " pools" : "pool", pooled, unit, poolBuilds.get(),
+        poolBuilds.get() == 0 ? 0 : poolBuildNanos.get() / 1e6 / poolBuilds.get());
     return ok;
+  }
+
+  private boolean verifyMesh(Scrape end, Scrape base, long sent, double secs) {
+    long accepted = end.receiverAccepted() - base.receiverAccepted();
+    long aggregated = end.aggregatorAccepted() - base.aggregatorAccepted();
+    long rejected = end.receiverRejected() - base.receiverRejected();
+    System.out.printf(Locale.ROOT, "server accepted     %,d records (receiver), %,d (aggregator) = %,.0f rec/s;"
+        + " rejected %,d%n", accepted, aggregated, accepted / secs, rejected);
+    if (rejected > 0) {
+      printByReason(end, base, "sextant_receiver_records_rejected_total", "rejected");
+    }
+    boolean ok = accepted == sent && aggregated == sent && rejected == 0;
+    System.out.printf(Locale.ROOT, "processed == sent   %s (sent %,d, receiver accepted %,d, aggregator accepted %,d)%n",
+        ok ? "YES" : "NO", sent, accepted, aggregated);
+    return ok;
+  }
+
+  /**
+   * Every entry sent was received ({@code sextant_als_entries_total{kind="http"}}) and none was
+   * dropped; then the aggregator should hold exactly the call records those entries make.
+   */
+  private boolean verifyAls(Scrape end, Scrape base, long sent, long derived, double secs) {
+    long received = end.alsHttpEntries() - base.alsHttpEntries();
+    long dropped = end.alsDropped() - base.alsDropped();
+    long calls = end.aggregatorCalls() - base.aggregatorCalls();
+    long attributed = (long) (end.sum("sextant_als_entries_attributed_total")
+        - base.sum("sextant_als_entries_attributed_total"));
+    long callerUnknown = (long) (end.sum("sextant_als_entries_partially_attributed_total")
+        - base.sum("sextant_als_entries_partially_attributed_total"));
+    System.out.printf(Locale.ROOT, "server received     %,d HTTP entries = %,.0f entries/s; %,d attributed (%,d without a"
+        + " known caller); dropped %,d%n", received, received / secs, attributed, callerUnknown, dropped);
+    if (dropped > 0) {
+      printByReason(end, base, "sextant_als_entries_dropped_total", "dropped");
+    }
+    System.out.printf(Locale.ROOT, "server accepted     %,d call records (aggregator) = %,.0f rec/s; %,d expected from the"
+        + " entries sent (%.2f per entry)%n", calls, calls / secs, derived, sent == 0 ? 0.0 : (double) derived / sent);
+    boolean processed = received == sent && dropped == 0;
+    System.out.printf(Locale.ROOT, "processed == sent   %s (sent %,d entries, server received %,d, dropped %,d)%n",
+        processed ? "YES" : "NO", sent, received, dropped);
+    boolean recordsOk = calls == derived;
+    System.out.printf(Locale.ROOT, "records == expected %s (call records accepted %,d, expected %,d)%n",
+        recordsOk ? "YES" : "NO", calls, derived);
+    return processed && recordsOk;
+  }
+
+  private static void printByReason(Scrape end, Scrape base, String metric, String verb) {
+    Map<String, Double> now = end.byLabel(metric, "reason");
+    Map<String, Double> before = base.byLabel(metric, "reason");
+    now.forEach((reason, v) -> {
+      double d = v - before.getOrDefault(reason, 0.0);
+      if (d > 0) {
+        System.out.printf(Locale.ROOT, "                    %s %-24s %,.0f%n", verb, reason, d);
+      }
+    });
   }
 
   private static String flushText(Scrape end, Scrape base) {
@@ -301,6 +420,23 @@ public final class LoadGenerator {
       pool = MessagePool.build(sampler, records, batch, System.currentTimeMillis());
     } catch (RuntimeException e) {
       System.err.println("building the message pool failed: " + e);
+      return;
+    }
+    poolBuildNanos.addAndGet(System.nanoTime() - t);
+    poolBuilds.incrementAndGet();
+  }
+
+  private void rebuildAlsPools(List<AlsTraffic.Stream> streams, int entriesPerStream, int batch) {
+    long t = System.nanoTime();
+    try {
+      long now = System.currentTimeMillis();
+      List<MessagePool<StreamAccessLogsMessage>> pools = new ArrayList<>(streams.size());
+      for (AlsTraffic.Stream s : streams) {
+        pools.add(s.build(entriesPerStream, batch, now));
+      }
+      alsPools = List.copyOf(pools);
+    } catch (RuntimeException e) {
+      System.err.println("building the access-log message pools failed: " + e);
       return;
     }
     poolBuildNanos.addAndGet(System.nanoTime() - t);

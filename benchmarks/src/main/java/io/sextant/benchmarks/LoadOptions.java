@@ -10,21 +10,26 @@ final class LoadOptions {
   static {
     opt("target", "127.0.0.1:11800", "gRPC address of the Sextant server");
     opt("http", "127.0.0.1:12800", "HTTP address of the server, for /metrics");
+    opt("protocol", "mesh", "mesh = SkyWalking ServiceMeshMetricService/collect; als = Envoy AccessLogService/"
+        + "StreamAccessLogs as Istio proxies send it (one stream per proxy, HTTP entries)");
     opt("duration", "60", "seconds to send for");
-    opt("rate", "0", "records per second in total; 0 = as fast as possible");
-    opt("streams", "2", "concurrent client streams, each open for the whole run like a sidecar's");
-    opt("batch", "1", "records per ServiceMeshMetrics message");
+    opt("rate", "0", "records (als: access-log entries) per second in total; 0 = as fast as possible");
+    opt("streams", "2", "concurrent client streams, each open for the whole run like a sidecar's"
+        + " (als: stream i is proxy i of the topology, round robin over services)");
+    opt("batch", "1", "records per ServiceMeshMetrics message; als: entries per StreamAccessLogsMessage"
+        + " (Envoy flushes several at once: --batch=10 recommended)");
     opt("services", "10", "services (random topology)");
     opt("instances-per-service", "2", "pods per service (per version in bookinfo)");
     opt("endpoints", "50", "endpoints in total, spread over the services");
     opt("topology", "bookinfo", "bookinfo | random");
-    opt("tcp-ratio", "0.05", "share of records that are TCP flows");
+    opt("tcp-ratio", "0.05", "share of records that are TCP flows (mesh only; als sends HTTP entries)");
     opt("error-ratio", "0.02", "share of calls that fail");
     opt("server-pid", "", "pid of the server, to read its RSS and CPU from /proc");
     opt("inprocess", "false", "start a Sextant server (memory store, free ports) inside this JVM");
     opt("verify", "true", "wait for the server to account for every record sent; exit 1 if it does not");
     opt("seed", "42", "seed of the topology and the traffic");
-    opt("pool", "8192", "records pre-built per pool (a fresh pool is built every second)");
+    opt("pool", "8192", "records pre-built per pool (a fresh pool is built every second; als: split over"
+        + " the streams)");
     opt("window", "64", "messages a stream may have queued in the client before waiting for onReady");
     opt("report", "5", "seconds between progress lines");
     opt("rotate-bytes", "0", "complete and reopen a stream before it carries this many bytes; 0 = never, as a sidecar");
@@ -82,6 +87,13 @@ final class LoadOptions {
     if (!string("topology").equals("bookinfo") && !string("topology").equals("random")) {
       throw new IllegalArgumentException("--topology must be bookinfo or random");
     }
+    if (!string("protocol").equals("mesh") && !string("protocol").equals("als")) {
+      throw new IllegalArgumentException("--protocol must be mesh or als");
+    }
+  }
+
+  boolean als() {
+    return string("protocol").equals("als");
   }
 
   String string(String key) {

@@ -44,6 +44,8 @@ final class MeshTopology {
     /** How many endpoint names this service can have (fixed names plus a template's). */
     final int endpointCapacity;
     final IntFunction<String> endpointName;
+    /** An Istio gateway (its proxy is a router, not a sidecar); bookinfo's istio-ingressgateway. */
+    final boolean gateway;
     String[] endpoints = new String[0];
 
     Service(String name, Kind kind, List<Instance> instances, List<String> fixed, IntFunction<String> more) {
@@ -52,6 +54,7 @@ final class MeshTopology {
       this.instances = List.copyOf(instances);
       this.endpointCapacity = kind == Kind.TCP ? 0 : more == null ? fixed.size() : Integer.MAX_VALUE;
       this.endpointName = k -> k < fixed.size() ? fixed.get(k) : more.apply(k - fixed.size());
+      this.gateway = name.startsWith("istio-") && name.endsWith("gateway");
     }
   }
 

@@ -1,5 +1,6 @@
 package io.sextant.benchmarks;
 
+import com.google.protobuf.MessageLite;
 import io.sextant.benchmarks.MeshTopology.Instance;
 import io.sextant.benchmarks.MeshTopology.Kind;
 import java.util.ArrayList;
@@ -14,24 +15,30 @@ import org.apache.skywalking.apm.network.servicemesh.v3.TCPServiceMeshMetrics;
 
 /**
  * Ready-to-send telemetry messages, built up front so that generating them does not limit the
- * send rate. Each call is reported by both sidecars (a client and a server record), except calls
- * from outside the mesh, which only the server side sees. Immutable once built; the generator
- * builds a fresh pool every second so start times stay current and new samples keep coming.
+ * send rate. Immutable once built; the generator builds fresh pools every second so start times
+ * stay current and new samples keep coming.
+ *
+ * <p>{@link #build} makes SkyWalking mesh telemetry: each call is reported by both sidecars (a
+ * client and a server record), except calls from outside the mesh, which only the server side
+ * sees. {@link AlsTraffic} makes Envoy access-log messages with the same shape of pool.
  */
-final class MessagePool {
-  final ServiceMeshMetrics[] messages;
-  /** Records in each message. */
+final class MessagePool<M extends MessageLite> {
+  final List<M> messages;
+  /** What each message counts as sent: records (mesh) or access-log entries (als). */
   final int[] records;
+  /** Records the server should derive from each message (mesh: the records themselves). */
+  final int[] derived;
   /** Serialized size of each message (without gRPC framing). */
   final int[] bytes;
   final long totalRecords;
 
-  private MessagePool(List<ServiceMeshMetrics> messages, List<Integer> records) {
-    this.messages = messages.toArray(new ServiceMeshMetrics[0]);
+  MessagePool(List<M> messages, List<Integer> records, List<Integer> derived) {
+    this.messages = List.copyOf(messages);
     this.records = records.stream().mapToInt(Integer::intValue).toArray();
-    this.bytes = new int[this.messages.length];
+    this.derived = derived.stream().mapToInt(Integer::intValue).toArray();
+    this.bytes = new int[this.messages.size()];
     for (int i = 0; i < bytes.length; i++) {
-      bytes[i] = this.messages[i].getSerializedSize();
+      bytes[i] = this.messages.get(i).getSerializedSize();
     }
     long total = 0;
     for (int r : this.records) {
@@ -41,11 +48,11 @@ final class MessagePool {
   }
 
   int size() {
-    return messages.length;
+    return messages.size();
   }
 
   /** About {@code targetRecords} records in messages of {@code batch} records, ending near now. */
-  static MessagePool build(CallSampler sampler, int targetRecords, int batch, long nowMillis) {
+  static MessagePool<ServiceMeshMetrics> build(CallSampler sampler, int targetRecords, int batch, long nowMillis) {
     List<ServiceMeshMetrics> messages = new ArrayList<>();
     List<Integer> counts = new ArrayList<>();
     HTTPServiceMeshMetrics.Builder http = HTTPServiceMeshMetrics.newBuilder();
@@ -82,7 +89,7 @@ final class MessagePool {
       counts.add(tcp.getMetricsCount());
       messages.add(ServiceMeshMetrics.newBuilder().setTcpMetrics(tcp).build());
     }
-    return new MessagePool(messages, counts);
+    return new MessagePool<>(messages, counts, counts);
   }
 
   private static HTTPServiceMeshMetric httpRecord(CallSampler s, boolean client) {

@@ -151,6 +151,21 @@ final class ServerStats {
     long receiverRejected() {
       return (long) sum("sextant_receiver_records_rejected_total");
     }
+
+    /** HTTP access-log entries the ALS receiver got (attributable or not). */
+    long alsHttpEntries() {
+      return (long) sum("sextant_als_entries_total", "kind=\"http\"");
+    }
+
+    /** Access-log entries (or records derived from them) the ALS receiver dropped, all reasons. */
+    long alsDropped() {
+      return (long) sum("sextant_als_entries_dropped_total");
+    }
+
+    /** Call records the aggregator took in (from any receiver). */
+    long aggregatorCalls() {
+      return (long) sum("sextant_records_accepted_total", "kind=\"call\"");
+    }
   }
 
   /** Resident set size in bytes, or -1 if unknown. */

@@ -1,18 +1,19 @@
 package io.sextant.benchmarks;
 
+import com.google.protobuf.MessageLite;
 import io.grpc.Status;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
+import io.grpc.stub.StreamObserver;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import java.util.function.Supplier;
-import org.apache.skywalking.apm.network.servicemesh.v3.MeshProbeDownstream;
-import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricServiceGrpc.ServiceMeshMetricServiceStub;
-import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
+import java.util.function.UnaryOperator;
 
 /**
  * One long-lived client stream, as one sidecar keeps: sends pooled messages on its own thread,
@@ -22,18 +23,29 @@ import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
  * rotateBytes > 0} it completes its stream and opens a new one before the stream carries more than
  * that many bytes (a workaround for servers that cap a request's total size; sidecars do not do
  * this).
+ *
+ * <p>Protocol-neutral: {@code open} starts a client-streaming call (mesh telemetry's {@code
+ * collect}, the access-log service's {@code StreamAccessLogs}); {@code firstMessage}, if given,
+ * rewrites the first message of every stream it opens (Envoy puts its identifier there only).
+ *
+ * @param <Q> the request message
+ * @param <R> the response message
  */
-final class StreamSender implements Runnable {
+final class StreamSender<Q extends MessageLite, R> implements Runnable {
   private final int id;
-  private final ServiceMeshMetricServiceStub stub;
-  private final Supplier<MessagePool> pools;
+  private final Function<StreamObserver<R>, StreamObserver<Q>> open;
+  private final UnaryOperator<Q> firstMessage;
+  private final Supplier<MessagePool<Q>> pools;
   private final double recordsPerSecond;
   private final int window;
   private final long rotateBytes;
   private final Thread thread;
   private volatile boolean stop;
 
+  /** Records (mesh) or access-log entries (als) sent. */
   final AtomicLong records = new AtomicLong();
+  /** Records the server should derive from what was sent. */
+  final AtomicLong derived = new AtomicLong();
   final AtomicLong messages = new AtomicLong();
   final AtomicLong bytes = new AtomicLong();
   final AtomicLong streamsOpened = new AtomicLong();
@@ -45,11 +57,12 @@ final class StreamSender implements Runnable {
   volatile String lastError;
   volatile Status finalStatus;
 
-  StreamSender(int id, ServiceMeshMetricServiceStub stub, Supplier<MessagePool> pools, double recordsPerSecond,
-      int window, long rotateBytes) {
+  StreamSender(int id, Function<StreamObserver<R>, StreamObserver<Q>> open, UnaryOperator<Q> firstMessage,
+      Supplier<MessagePool<Q>> pools, double recordsPerSecond, int window, long rotateBytes) {
     this.id = id;
     this.rotateBytes = rotateBytes;
-    this.stub = stub;
+    this.open = open;
+    this.firstMessage = firstMessage;
     this.pools = pools;
     this.recordsPerSecond = recordsPerSecond;
     this.window = window;
@@ -73,9 +86,8 @@ final class StreamSender implements Runnable {
     long nextSend = System.nanoTime();
     int cursor = id * 7_919;
     while (true) {
-      Call call = new Call(Thread.currentThread());
-      ClientCallStreamObserver<ServiceMeshMetrics> out =
-          (ClientCallStreamObserver<ServiceMeshMetrics>) stub.collect(call);
+      Call<Q, R> call = new Call<>(Thread.currentThread());
+      ClientCallStreamObserver<Q> out = (ClientCallStreamObserver<Q>) open.apply(call);
       streamsOpened.incrementAndGet();
       int credit = window;
       long bytesOnStream = 0;
@@ -94,10 +106,16 @@ final class StreamSender implements Runnable {
           LockSupport.parkNanos(1_000_000); // onReady unparks us sooner
           continue;
         }
-        MessagePool pool = pools.get();
+        MessagePool<Q> pool = pools.get();
         int index = Math.floorMod(cursor++, pool.size());
         int count = pool.records[index];
-        if (rotateBytes > 0 && bytesOnStream > 0 && bytesOnStream + pool.bytes[index] + 5 > rotateBytes) {
+        Q message = pool.messages.get(index);
+        int size = pool.bytes[index];
+        if (firstMessage != null && bytesOnStream == 0) {
+          message = firstMessage.apply(message);
+          size = message.getSerializedSize();
+        }
+        if (rotateBytes > 0 && bytesOnStream > 0 && bytesOnStream + size + 5 > rotateBytes) {
           cursor--;
           rotate = true;
           break;
@@ -121,7 +139,7 @@ final class StreamSender implements Runnable {
           nextSend += count * nanosPerRecord;
         }
         try {
-          out.onNext(pool.messages[index]);
+          out.onNext(message);
         } catch (RuntimeException e) {
           lastError = e.toString();
           broken = true;
@@ -130,8 +148,9 @@ final class StreamSender implements Runnable {
         credit--;
         messages.incrementAndGet();
         records.addAndGet(count);
-        bytes.addAndGet(pool.bytes[index]);
-        bytesOnStream += pool.bytes[index] + 5; // plus the gRPC frame header
+        derived.addAndGet(pool.derived[index]);
+        bytes.addAndGet(size);
+        bytesOnStream += size + 5; // plus the gRPC frame header
         recordsOnStream += count;
       }
       if (broken && !stop) {
@@ -189,7 +208,7 @@ final class StreamSender implements Runnable {
   }
 
   /** The response side of one stream; registers the onReady handler before the call starts. */
-  private static final class Call implements ClientResponseObserver<ServiceMeshMetrics, MeshProbeDownstream> {
+  private static final class Call<Q, R> implements ClientResponseObserver<Q, R> {
     private final Thread sender;
     final CompletableFuture<Status> done = new CompletableFuture<>();
 
@@ -198,12 +217,12 @@ final class StreamSender implements Runnable {
     }
 
     @Override
-    public void beforeStart(ClientCallStreamObserver<ServiceMeshMetrics> requestStream) {
+    public void beforeStart(ClientCallStreamObserver<Q> requestStream) {
       requestStream.setOnReadyHandler(() -> LockSupport.unpark(sender));
     }
 
     @Override
-    public void onNext(MeshProbeDownstream value) {}
+    public void onNext(R value) {}
 
     @Override
     public void onError(Throwable t) {

@@ -3,7 +3,7 @@ package io.sextant.api.model;
 import java.util.Map;
 
 /** What every normalised record (L7 call or L4 flow) says about who talked to whom, and when. */
-public sealed interface MeshRecord permits CallRecord, FlowRecord {
+public sealed interface MeshRecord permits CallRecord, FlowRecord, SampleRecord {
   long startTimeMillis();
 
   String sourceService();

@@ -2,6 +2,7 @@ package io.sextant.api.receiver;
 
 import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.FlowRecord;
+import io.sextant.api.model.SampleRecord;
 
 /**
  * The only thing a receiver talks to. Must not block: receivers call it from network threads.
@@ -11,4 +12,6 @@ public interface RecordSink {
   Admission offerCall(CallRecord call);
 
   Admission offerFlow(FlowRecord flow);
+
+  Admission offerSample(SampleRecord sample);
 }

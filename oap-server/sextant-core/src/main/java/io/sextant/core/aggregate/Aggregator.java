@@ -6,6 +6,7 @@ import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.DetectPoint;
 import io.sextant.api.model.FlowRecord;
 import io.sextant.api.model.MeshRecord;
+import io.sextant.api.model.SampleRecord;
 import io.sextant.api.receiver.Admission;
 import io.sextant.api.receiver.RecordSink;
 import io.sextant.api.time.TimeBuckets;
@@ -42,6 +43,7 @@ public final class Aggregator implements RecordSink {
   private final AtomicLong sequences = new AtomicLong();
   private final Counter acceptedCalls;
   private final Counter acceptedFlows;
+  private final Counter acceptedSamples;
   private final Counter rejectedOverloaded;
   private final Counter rejectedTimeRange;
   private volatile Slot lastSlot = new Slot(Long.MIN_VALUE, 0);
@@ -53,6 +55,7 @@ public final class Aggregator implements RecordSink {
     this.ids = new IdCache(limits.maxCachedIds());
     this.acceptedCalls = Counter.builder("sextant_records_accepted").tag("kind", "call").register(registry);
     this.acceptedFlows = Counter.builder("sextant_records_accepted").tag("kind", "flow").register(registry);
+    this.acceptedSamples = Counter.builder("sextant_records_accepted").tag("kind", "sample").register(registry);
     this.rejectedOverloaded =
         Counter.builder("sextant_records_rejected").tag("reason", "overloaded").register(registry);
     this.rejectedTimeRange =
@@ -65,6 +68,15 @@ public final class Aggregator implements RecordSink {
     Admission admission = offer(call, Source.CALL, call.endpoint());
     if (admission == Admission.ACCEPTED) {
       acceptedCalls.increment();
+    }
+    return admission;
+  }
+
+  @Override
+  public Admission offerSample(SampleRecord sample) {
+    Admission admission = offer(sample, Source.SAMPLE, "");
+    if (admission == Admission.ACCEPTED) {
+      acceptedSamples.increment();
     }
     return admission;
   }
@@ -98,7 +110,9 @@ public final class Aggregator implements RecordSink {
     if (r.detectPoint() == DetectPoint.SERVER) {
       add(slot, source, Scope.SERVICE, dest.id, r, protocol, dest, null, null);
       if (destInstanceId != null) {
-        add(slot, source, Scope.SERVICE_INSTANCE, destInstanceId, r, protocol, dest, destInstanceId, null);
+        // A labelled sample (e.g. per upstream cluster) is its own entity under the instance.
+        String id = r instanceof SampleRecord s && !s.label().isEmpty() ? destInstanceId + "|" + s.label() : destInstanceId;
+        add(slot, source, Scope.SERVICE_INSTANCE, id, r, protocol, dest, destInstanceId, null);
       }
       if (!endpoint.isEmpty()) {
         add(slot, source, Scope.ENDPOINT, dest.child(endpoint), r, protocol, dest, null, endpoint);

@@ -204,6 +204,9 @@ public final class Flusher implements Component {
     if (s.group().source() == Source.FLOW) {
       return CallProtocol.TCP.componentName();
     }
+    if (s.group().source() == Source.SAMPLE) {
+      return "Unknown"; // proxy statistics say nothing of the protocol
+    }
     for (CallProtocol p : CallProtocol.values()) {
       if ((s.protocols() & (1 << p.ordinal())) != 0) {
         return p.componentName();

@@ -162,6 +162,46 @@ public final class Functions {
     };
   }
 
+  /**
+   * A function whose values carry a label taken from the data (e.g. the upstream cluster): each
+   * label value is its own entity ({@code <entity id>|<label value>}), so the state stays simple;
+   * the query side lists the label values it finds.
+   */
+  public static AggregateFunction labelledBy(String labelKey, AggregateFunction f) {
+    return new AggregateFunction() {
+      @Override
+      public void add(MetricState s, MeshRecord r) {
+        f.add(s, r);
+      }
+
+      @Override
+      public void merge(MetricState into, MetricState from) {
+        f.merge(into, from);
+      }
+
+      @Override
+      public Long value(MetricState s, Step step, int label) {
+        return f.value(s, step, 0);
+      }
+
+      @Override
+      public String labelKey() {
+        return labelKey;
+      }
+
+      /** Empty: the values come from the data. */
+      @Override
+      public List<String> labelValues() {
+        return List.of();
+      }
+
+      @Override
+      public String name() {
+        return f.name();
+      }
+    };
+  }
+
   /** Percentiles p50, p75, p90, p95 and p99 of a field, labelled {@code p}. State: sketch. */
   public static AggregateFunction percentile(ToLongFunction<MeshRecord> field) {
     List<String> labels = List.of("50", "75", "90", "95", "99");

@@ -87,6 +87,7 @@ public final class MeshMetricTable {
       flow(t, "service_instance_relation_" + s + "_received", Scope.SERVICE_INSTANCE_RELATION, side, sum(RECEIVED));
       flow(t, "service_instance_relation_" + s + "_sent", Scope.SERVICE_INSTANCE_RELATION, side, sum(SENT));
     }
+    t.addAll(EnvoyMetricTable.definitions());
     return new MetricCatalog(t);
   }
 

@@ -1,5 +1,16 @@
 package io.sextant.core.metric;
 
-/** One row of the metric table: {@code name = from(source, scope).filter(side).function()}. */
+import io.sextant.api.model.MeshRecord;
+import java.util.function.Predicate;
+
+/**
+ * One row of the metric table: {@code name = from(source, scope).filter(side, filter).function()}.
+ * {@code filter} is null when the side is the only filter.
+ */
 public record MetricDefinition(
-    String name, Source source, Scope scope, Side side, AggregateFunction function) {}
+    String name, Source source, Scope scope, Side side, Predicate<MeshRecord> filter, AggregateFunction function) {
+
+  public MetricDefinition(String name, Source source, Scope scope, Side side, AggregateFunction function) {
+    this(name, source, scope, side, null, function);
+  }
+}

@@ -11,6 +11,7 @@ public final class MetricGroup {
   private final MetricDefinition[] definitions;
   private final Side[] sides;
   private final AggregateFunction[] functions;
+  private final java.util.function.Predicate<MeshRecord>[] filters;
 
   MetricGroup(int index, Source source, Scope scope, List<MetricDefinition> definitions) {
     this.index = index;
@@ -19,6 +20,10 @@ public final class MetricGroup {
     this.definitions = definitions.toArray(new MetricDefinition[0]);
     this.sides = definitions.stream().map(MetricDefinition::side).toArray(Side[]::new);
     this.functions = definitions.stream().map(MetricDefinition::function).toArray(AggregateFunction[]::new);
+    @SuppressWarnings("unchecked")
+    java.util.function.Predicate<MeshRecord>[] f = definitions.stream().map(MetricDefinition::filter)
+        .toArray(java.util.function.Predicate[]::new);
+    this.filters = f;
   }
 
   public int index() {
@@ -48,7 +53,7 @@ public final class MetricGroup {
   /** Applies one record to every metric of the group whose side filter it passes. */
   public void add(MetricState[] states, MeshRecord record) {
     for (int i = 0; i < functions.length; i++) {
-      if (sides[i].matches(record.detectPoint())) {
+      if (sides[i].matches(record.detectPoint()) && (filters[i] == null || filters[i].test(record))) {
         functions[i].add(states[i], record);
       }
     }

@@ -5,5 +5,7 @@ public enum Source {
   /** L7 calls ({@link io.sextant.api.model.CallRecord}). */
   CALL,
   /** L4 flows ({@link io.sextant.api.model.FlowRecord}). */
-  FLOW
+  FLOW,
+  /** Proxy statistics ({@link io.sextant.api.model.SampleRecord}). */
+  SAMPLE
 }

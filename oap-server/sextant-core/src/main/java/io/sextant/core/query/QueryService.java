@@ -201,6 +201,9 @@ public final class QueryService implements SeriesSource {
     MetricDefinition def = definition(metric);
     String entityId = entityId(def, entity);
     AggregateFunction fn = def.function();
+    if (fn.labelKey() != null && fn.labelValues().isEmpty()) {
+      return readDataLabelled(def, entityId, labelSelector, buckets, step);
+    }
     List<String> labels = selectLabels(def, labelSelector);
     Map<Long, MetricState> states =
         buckets.isEmpty() ? Map.of() : mergedStates(def, List.of(entityId), step, buckets.get(0), buckets.get(buckets.size() - 1));
@@ -216,6 +219,44 @@ public final class QueryService implements SeriesSource {
       List<KeyValue> kv = fn.labelKey() == null ? List.of() : List.of(new KeyValue(fn.labelKey(), label));
       out.add(new Series(kv, values));
     }
+    return out;
+  }
+
+  /** A metric labelled from the data: each label value was stored as entity {@code <id>|<value>}. */
+  private List<Series> readDataLabelled(MetricDefinition def, String entityId, Map<String, String> selector,
+      List<Long> buckets, Step step) {
+    AggregateFunction fn = def.function();
+    for (String key : selector.keySet()) {
+      if (!key.equals(fn.labelKey())) {
+        throw new MqeException("metric '" + def.name() + "' has no label '" + key + "' (it has '" + fn.labelKey() + "')");
+      }
+    }
+    java.util.Set<String> wanted = selector.containsKey(fn.labelKey())
+        ? new java.util.HashSet<>(List.of(selector.get(fn.labelKey()).split("\\s*,\\s*"))) : null;
+    String prefix = entityId + "|";
+    Map<String, Map<Long, MetricState>> byLabel = new TreeMap<>();
+    if (!buckets.isEmpty()) {
+      for (MetricPartial p : storage.metrics().read(def.name(), null, step, buckets.get(0), buckets.get(buckets.size() - 1))) {
+        if (!p.entityId().startsWith(prefix)) {
+          continue;
+        }
+        String label = p.entityId().substring(prefix.length());
+        if (wanted == null || wanted.contains(label)) {
+          fn.merge(byLabel.computeIfAbsent(label, l -> new HashMap<>()).computeIfAbsent(p.bucket(), b -> new MetricState()),
+              decode(p));
+        }
+      }
+    }
+    List<Series> out = new ArrayList<>();
+    byLabel.forEach((label, states) -> {
+      Double[] values = new Double[buckets.size()];
+      for (int i = 0; i < values.length; i++) {
+        MetricState st = states.get(buckets.get(i));
+        Long v = st == null ? null : fn.value(st, step, 0);
+        values[i] = v == null ? null : v.doubleValue();
+      }
+      out.add(new Series(List.of(new KeyValue(fn.labelKey(), label)), values));
+    });
     return out;
   }
 

@@ -28,6 +28,7 @@ import io.sextant.query.graphql.QueryLimits;
 import io.sextant.query.graphql.SextantGraphql;
 import io.sextant.receiver.als.AccessLogReceiver;
 import io.sextant.receiver.als.AlsLimits;
+import io.sextant.receiver.als.EnvoyMetricsReceiver;
 import io.sextant.receiver.als.PeerAddressResolver;
 import io.sextant.receiver.als.k8s.KubernetesPeerResolver;
 import io.sextant.receiver.als.k8s.ServiceNameRule;
@@ -141,6 +142,10 @@ public final class SextantServer implements AutoCloseable {
           config.integer("receiver.als.maxServices"), config.integer("receiver.als.maxStringLength")),
           peerResolver, registry);
       grpc.addService(als.envoyService()).addService(als.satelliteService());
+    }
+    if (config.bool("receiver.envoyMetrics.enabled")) {
+      grpc.addService(new EnvoyMetricsReceiver(aggregator,
+          List.of(config.string("receiver.als.serviceNameLabels").split("\\s*,\\s*")), registry));
     }
     // A sidecar keeps one stream open for as long as it lives: no deadline and no total size
     // for a stream (each message is still bounded by maxGrpcMessageBytes).

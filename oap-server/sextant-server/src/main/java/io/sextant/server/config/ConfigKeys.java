@@ -65,6 +65,9 @@ public final class ConfigKeys {
           "how a pod found by IP is named"),
       integer("receiver.als.kubernetes.maxPods", 100_000, 1, 10_000_000, "pods cached by IP"),
 
+      bool("receiver.envoyMetrics.enabled", true,
+          "serve envoy.service.metrics.v3.MetricsService: proxy statistics become MESH_DP envoy_* metrics"),
+
       integer("query.maxDepth", 15, 2, 100, "deepest GraphQL selection"),
       integer("query.maxComplexity", 5000, 10, 1_000_000, "most fields in one GraphQL request"),
       integer("query.maxDurationPoints", 10080, 10, 1_000_000, "most time points in one queried duration"));
