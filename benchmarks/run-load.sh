@@ -11,7 +11,11 @@
 #   SERVER_CPUS, GEN_CPUS optional CPU lists for taskset, e.g. SERVER_CPUS=0 GEN_CPUS=1
 #   SERVER_LOG      server output (default benchmarks/target/server.log)
 #
-# Example: benchmarks/run-load.sh --duration=60 --streams=2 --batch=10 --topology=random --services=50
+# Examples (LoadGenerator --help lists every option):
+#   benchmarks/run-load.sh --duration=60 --streams=2 --batch=10 --topology=random --services=50
+#   Envoy access logs (AccessLogService/StreamAccessLogs) as Istio proxies send them, one stream per
+#   proxy, 10 entries per message as Envoy batches them; verified against sextant_als_entries_total:
+#   benchmarks/run-load.sh --protocol=als --duration=60 --streams=4 --batch=10
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DIST="$ROOT/dist/target/sextant"

@@ -13,8 +13,7 @@ import io.sextant.core.flush.Flusher;
 import io.sextant.core.flush.FlusherConfig;
 import io.sextant.core.metric.MeshMetricTable;
 import io.sextant.core.metric.MetricDefinition;
-import io.sextant.core.metric.MetricState;
-import io.sextant.core.metric.Sketches;
+import io.sextant.core.metric.EncodedState;
 import io.sextant.storage.memory.MemoryStorage;
 import io.sextant.storage.memory.MemoryStorageConfig;
 import java.time.Clock;
@@ -158,15 +157,15 @@ public class AggregatorBenchmark {
       List<MetricPartial> partials = new ArrayList<>(snapshots.size() * 4);
       for (Snapshot s : snapshots) {
         MetricDefinition[] defs = s.group().definitions();
-        MetricState[] states = s.states();
+        // Snapshots carry states already encoded (sketch bytes taken under the accumulator's lock).
+        EncodedState[] states = s.states();
         for (int i = 0; i < defs.length; i++) {
-          MetricState st = states[i];
-          boolean hasSketch = st.sketch != null && !st.sketch.isEmpty();
-          if (st.a == 0 && st.b == 0 && st.c == 0 && !hasSketch) {
+          EncodedState st = states[i];
+          if (st.isEmpty()) {
             continue;
           }
           partials.add(new MetricPartial(defs[i].name(), s.entity().id(), Step.MINUTE, s.minuteBucket(), "bench",
-              s.sequence(), st.counters(), hasSketch ? Sketches.encode(st.sketch) : null));
+              s.sequence(), st.counters(), st.sketch()));
         }
       }
       return partials;
