@@ -28,9 +28,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -122,7 +119,7 @@ class AlsEndToEndIT {
   static Status envoy(List<StreamAccessLogsMessage> messages) throws Exception {
     AccessLogServiceGrpc.AccessLogServiceStub stub = GrpcClients.builder("http://127.0.0.1:" + sextant.grpcPort)
         .build(AccessLogServiceGrpc.AccessLogServiceStub.class);
-    return send(stub::streamAccessLogs, messages);
+    return TestServer.clientStream(stub::streamAccessLogs, messages);
   }
 
   static Status satellite(List<StreamAccessLogsMessage> messages) throws Exception {
@@ -144,29 +141,9 @@ class AlsEndToEndIT {
           }
         })
         .build(Channel.class);
-    return send(out -> ClientCalls.asyncClientStreamingCall(channel.newCall(method, CallOptions.DEFAULT), out), messages);
-  }
-
-  private static Status send(Function<StreamObserver<StreamAccessLogsResponse>, StreamObserver<StreamAccessLogsMessage>> call,
-      List<StreamAccessLogsMessage> messages) throws Exception {
-    CompletableFuture<Status> done = new CompletableFuture<>();
-    StreamObserver<StreamAccessLogsMessage> out = call.apply(new StreamObserver<>() {
-      @Override
-      public void onNext(StreamAccessLogsResponse value) {}
-
-      @Override
-      public void onError(Throwable t) {
-        done.complete(Status.fromThrowable(t));
-      }
-
-      @Override
-      public void onCompleted() {
-        done.complete(Status.OK);
-      }
-    });
-    messages.forEach(out::onNext);
-    out.onCompleted();
-    return done.get(30, TimeUnit.SECONDS);
+    return TestServer.clientStream(
+        (StreamObserver<StreamAccessLogsResponse> out) -> ClientCalls.asyncClientStreamingCall(channel.newCall(method, CallOptions.DEFAULT), out),
+        messages);
   }
 
   private static String duration() {

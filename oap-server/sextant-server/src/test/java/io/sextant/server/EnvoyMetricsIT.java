@@ -6,9 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.envoyproxy.envoy.service.metrics.v3.MetricsServiceGrpc;
 import io.envoyproxy.envoy.service.metrics.v3.StreamMetricsMessage;
-import io.envoyproxy.envoy.service.metrics.v3.StreamMetricsResponse;
 import io.grpc.Status;
-import io.grpc.stub.StreamObserver;
 import io.prometheus.client.Metrics;
 import io.sextant.api.id.EntityIds;
 import java.time.Instant;
@@ -18,8 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -73,24 +69,7 @@ class EnvoyMetricsIT {
   private static Status send(List<StreamMetricsMessage> messages) throws Exception {
     MetricsServiceGrpc.MetricsServiceStub stub = GrpcClients.builder("http://127.0.0.1:" + sextant.grpcPort)
         .build(MetricsServiceGrpc.MetricsServiceStub.class);
-    CompletableFuture<Status> done = new CompletableFuture<>();
-    StreamObserver<StreamMetricsMessage> out = stub.streamMetrics(new StreamObserver<>() {
-      @Override
-      public void onNext(StreamMetricsResponse value) {}
-
-      @Override
-      public void onError(Throwable t) {
-        done.complete(Status.fromThrowable(t));
-      }
-
-      @Override
-      public void onCompleted() {
-        done.complete(Status.OK);
-      }
-    });
-    messages.forEach(out::onNext);
-    out.onCompleted();
-    return done.get(30, TimeUnit.SECONDS);
+    return TestServer.clientStream(stub::streamMetrics, messages);
   }
 
   private static Map<String, String> exec(String expression, String entity) throws Exception {

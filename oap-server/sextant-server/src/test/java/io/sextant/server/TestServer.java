@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.skywalking.apm.network.servicemesh.v3.MeshProbeDownstream;
+import java.util.function.Function;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricServiceGrpc;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
 
@@ -54,15 +54,21 @@ final class TestServer implements AutoCloseable {
     }
   }
 
-  /** Streams the messages on one client stream and returns the final gRPC status. */
+  /** Streams the messages on one mesh-telemetry client stream and returns the final gRPC status. */
   Status stream(List<ServiceMeshMetrics> messages) throws Exception {
     ServiceMeshMetricServiceGrpc.ServiceMeshMetricServiceStub stub = GrpcClients
         .builder("http://127.0.0.1:" + grpcPort)
         .build(ServiceMeshMetricServiceGrpc.ServiceMeshMetricServiceStub.class);
+    return clientStream(stub::collect, messages);
+  }
+
+  /** Sends messages on any client-streaming call, waits for its end and returns its status. */
+  static <Q, R> Status clientStream(Function<StreamObserver<R>, StreamObserver<Q>> call, List<Q> messages)
+      throws Exception {
     CompletableFuture<Status> done = new CompletableFuture<>();
-    StreamObserver<ServiceMeshMetrics> out = stub.collect(new StreamObserver<>() {
+    StreamObserver<Q> out = call.apply(new StreamObserver<>() {
       @Override
-      public void onNext(MeshProbeDownstream value) {}
+      public void onNext(R value) {}
 
       @Override
       public void onError(Throwable t) {
@@ -74,9 +80,7 @@ final class TestServer implements AutoCloseable {
         done.complete(Status.OK);
       }
     });
-    for (ServiceMeshMetrics m : messages) {
-      out.onNext(m);
-    }
+    messages.forEach(out::onNext);
     out.onCompleted();
     return done.get(30, TimeUnit.SECONDS);
   }

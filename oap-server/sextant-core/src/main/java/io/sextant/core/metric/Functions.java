@@ -41,56 +41,50 @@ public final class Functions {
 
   /** Integer mean of a field. State: a = sum, b = count. */
   public static AggregateFunction longAvg(ToLongFunction<MeshRecord> field) {
-    return new AggregateFunction() {
-      @Override
-      public void add(MetricState s, MeshRecord r) {
-        s.a += field.applyAsLong(r);
-        s.b++;
-      }
-
-      @Override
-      public void merge(MetricState into, MetricState from) {
-        into.a += from.a;
-        into.b += from.b;
-      }
-
+    return new SumAndCount(field, "longAvg") {
       @Override
       public Long value(MetricState s, Step step, int label) {
         return s.b == 0 ? null : s.a / s.b;
-      }
-
-      @Override
-      public String name() {
-        return "longAvg";
       }
     };
   }
 
   /** Total of a field over the bucket. State: a = sum, b = count (to tell zero from no data). */
   public static AggregateFunction sum(ToLongFunction<MeshRecord> field) {
-    return new AggregateFunction() {
-      @Override
-      public void add(MetricState s, MeshRecord r) {
-        s.a += field.applyAsLong(r);
-        s.b++;
-      }
-
-      @Override
-      public void merge(MetricState into, MetricState from) {
-        into.a += from.a;
-        into.b += from.b;
-      }
-
+    return new SumAndCount(field, "sum") {
       @Override
       public Long value(MetricState s, Step step, int label) {
         return s.b == 0 ? null : s.a;
       }
-
-      @Override
-      public String name() {
-        return "sum";
-      }
     };
+  }
+
+  /** The state shared by sums and means: the field's total and the number of records. */
+  private abstract static class SumAndCount implements AggregateFunction {
+    private final ToLongFunction<MeshRecord> field;
+    private final String name;
+
+    SumAndCount(ToLongFunction<MeshRecord> field, String name) {
+      this.field = field;
+      this.name = name;
+    }
+
+    @Override
+    public void add(MetricState s, MeshRecord r) {
+      s.a += field.applyAsLong(r);
+      s.b++;
+    }
+
+    @Override
+    public void merge(MetricState into, MetricState from) {
+      into.a += from.a;
+      into.b += from.b;
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
   }
 
   /** Share of records matching, 10000 = 100%. State: a = matched, b = total. */

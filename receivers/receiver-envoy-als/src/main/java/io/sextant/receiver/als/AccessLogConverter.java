@@ -41,6 +41,10 @@ final class AccessLogConverter {
   private final PeerAddressResolver resolver;
   private final int maxStringLength;
   private final AlsMetrics metrics;
+  /** Peer identities by their metadata bytes; a mesh has at most a few thousand workloads. */
+  private final java.util.concurrent.ConcurrentHashMap<com.google.protobuf.ByteString, Optional<ServiceIdentity>> peers =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private static final int MAX_CACHED_PEERS = 50_000;
 
   AccessLogConverter(ServiceNaming naming, EndpointNamer endpoints, PeerAddressResolver resolver,
       int maxStringLength, AlsMetrics metrics) {
@@ -172,7 +176,19 @@ final class AccessLogConverter {
     if (value == null) {
       value = state.get(legacyKey);
     }
-    return value == null ? null : PeerMetadata.fromAny(value).flatMap(naming::identify).orElse(null);
+    if (value == null) {
+      return null;
+    }
+    // The same peer sends the same bytes on every entry: unpack and name it once.
+    Optional<ServiceIdentity> known = peers.get(value.getValue());
+    if (known == null) {
+      known = PeerMetadata.fromAny(value).flatMap(naming::identify);
+      if (peers.size() >= MAX_CACHED_PEERS) {
+        peers.clear();
+      }
+      peers.put(value.getValue(), known);
+    }
+    return known.orElse(null);
   }
 
   private CallRecord call(long start, long end, ServiceIdentity source, ServiceIdentity dest, String endpoint,
