@@ -5,6 +5,7 @@ import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.common.MediaType;
 import com.linecorp.armeria.server.Server;
 import com.linecorp.armeria.server.ServerBuilder;
+import com.linecorp.armeria.common.grpc.GrpcSerializationFormats;
 import com.linecorp.armeria.server.grpc.GrpcService;
 import com.linecorp.armeria.server.grpc.GrpcServiceBuilder;
 import graphql.GraphQL;
@@ -119,6 +120,9 @@ public final class SextantServer implements AutoCloseable {
         .gracefulShutdownTimeout(Duration.ZERO, Duration.ofSeconds(config.integer("server.shutdownGraceSeconds")));
     GrpcServiceBuilder grpc = GrpcService.builder()
         .maxRequestMessageLength(config.integer("server.maxGrpcMessageBytes"))
+        // Binary protobuf only: every client we serve speaks it, and JSON would need marshallers
+        // for every message type (Envoy's Prometheus types have none).
+        .supportedSerializationFormats(GrpcSerializationFormats.PROTO)
         // grpc.health.v1.Health, which swctl health and load balancers probe.
         .enableHealthCheckService(true);
     if (config.bool("receiver.mesh.enabled")) {
