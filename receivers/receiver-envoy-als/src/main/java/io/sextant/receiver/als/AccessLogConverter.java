@@ -152,6 +152,10 @@ final class AccessLogConverter {
 
   /** Who is on each side of the entry, or null (dropped and counted) when it cannot be told. */
   private Peers peers(AccessLogCommon common) {
+    if (common.getStartTime().getSeconds() < 0) {
+      metrics.dropped("bad_time", 1);
+      return null;
+    }
     Map<String, Any> state = common.getFilterStateObjectsMap();
     ServiceIdentity down = peer(state, DOWNSTREAM_PEER, LEGACY_DOWNSTREAM_PEER);
     ServiceIdentity up = peer(state, UPSTREAM_PEER, LEGACY_UPSTREAM_PEER);
