@@ -6,6 +6,7 @@ import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.sextant.server.assembly.SextantServer;
+import io.sextant.storage.elasticsearch.ElasticsearchStorage;
 import io.sextant.server.config.SextantConfig;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -112,6 +113,9 @@ final class TestServer implements AutoCloseable {
   /** Forces a flush now, as the periodic flusher would, so tests need not sleep. */
   void flush() {
     server.flusher().flush(false);
+    if (server.storage() instanceof ElasticsearchStorage es) {
+      es.refresh(); // what the 1 s refresh interval would do, without waiting for it
+    }
   }
 
   @Override

@@ -38,6 +38,9 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.sextant.receiver.mesh.MeshReceiverLimits;
 import io.sextant.receiver.mesh.MeshTelemetryReceiver;
 import io.sextant.server.config.SextantConfig;
+import io.sextant.api.storage.StorageComponent;
+import io.sextant.storage.elasticsearch.ElasticsearchConfig;
+import io.sextant.storage.elasticsearch.ElasticsearchStorage;
 import io.sextant.storage.memory.MemoryStorage;
 import io.sextant.storage.memory.MemoryStorageConfig;
 import java.io.IOException;
@@ -65,7 +68,7 @@ public final class SextantServer implements AutoCloseable {
 
   private final SextantConfig config;
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-  private final MemoryStorage storage;
+  private final StorageComponent storage;
   private final Aggregator aggregator;
   private final Flusher flusher;
   private final QueryService query;
@@ -87,10 +90,7 @@ public final class SextantServer implements AutoCloseable {
     ZoneId zone = ZoneId.of(config.string("core.timezone"));
     this.buckets = new TimeBuckets(zone, Clock.systemUTC());
     MetricCatalog catalog = MeshMetricTable.catalog(config.integer("core.apdexThresholdMillis"));
-    this.storage = new MemoryStorage(new MemoryStorageConfig(config.integer("storage.memory.maxPartials")));
-    registry.more().counter("sextant_storage_memory_evicted_partials", java.util.List.of(), storage,
-        MemoryStorage::evictedPartials);
-    registry.gauge("sextant_storage_memory_partials", storage, MemoryStorage::partialCount);
+    this.storage = storage(config);
     this.aggregator = new Aggregator(catalog, buckets, new AggregatorLimits(
         config.integer("core.maxAccumulators"), config.integer("core.maxLateMinutes"),
         config.integer("core.maxFutureMinutes"), config.integer("core.maxCachedIds")), registry);
@@ -187,6 +187,23 @@ public final class SextantServer implements AutoCloseable {
     registry.counter("sextant_grpc_streams", "method", method == null ? "unknown" : method, "status", status).increment();
   }
 
+  /** The selected backend (storage.selector); constructors do no I/O. */
+  private StorageComponent storage(SextantConfig config) {
+    if (config.string("storage.selector").equals("elasticsearch")) {
+      String p = "storage.elasticsearch.";
+      return new ElasticsearchStorage(new ElasticsearchConfig(
+          List.of(config.string(p + "hosts").split("\\s*,\\s*")), config.bool(p + "tls"), config.string(p + "trustStorePath"),
+          config.string(p + "trustStorePassword"), config.string(p + "username"), config.string(p + "password"),
+          config.string(p + "apiKey"), config.string(p + "indexPrefix"), config.integer(p + "shards"),
+          config.integer(p + "replicas"), config.integer(p + "requestTimeoutMillis"), config.integer(p + "minuteRetentionDays"),
+          config.integer(p + "hourRetentionDays"), config.integer(p + "dayRetentionDays")));
+    }
+    MemoryStorage memory = new MemoryStorage(new MemoryStorageConfig(config.integer("storage.memory.maxPartials")));
+    registry.more().counter("sextant_storage_memory_evicted_partials", List.of(), memory, MemoryStorage::evictedPartials);
+    registry.gauge("sextant_storage_memory_partials", memory, MemoryStorage::partialCount);
+    return memory;
+  }
+
   private CheckResult health() {
     if (!ready) {
       return CheckResult.failed("starting or stopping");
@@ -197,10 +214,14 @@ public final class SextantServer implements AutoCloseable {
   private void expire() {
     try {
       long now = buckets.nowMillis();
-      storage.expire(
-          buckets.minuteBucket(now - config.integer("storage.memory.minuteRetentionMinutes") * 60_000L),
-          TimeBuckets.rollup(buckets.minuteBucket(now - config.integer("storage.memory.hourRetentionHours") * 3_600_000L), Step.HOUR),
-          TimeBuckets.rollup(buckets.minuteBucket(now - config.integer("storage.memory.dayRetentionDays") * 86_400_000L), Step.DAY));
+      if (storage instanceof MemoryStorage memory) {
+        memory.expire(
+            buckets.minuteBucket(now - config.integer("storage.memory.minuteRetentionMinutes") * 60_000L),
+            TimeBuckets.rollup(buckets.minuteBucket(now - config.integer("storage.memory.hourRetentionHours") * 3_600_000L), Step.HOUR),
+            TimeBuckets.rollup(buckets.minuteBucket(now - config.integer("storage.memory.dayRetentionDays") * 86_400_000L), Step.DAY));
+      } else if (storage instanceof ElasticsearchStorage es) {
+        es.expire(TimeBuckets.rollup(buckets.minuteBucket(now), Step.DAY));
+      }
     } catch (RuntimeException e) {
       LOG.warn("expiring old data failed", e);
     }
@@ -212,6 +233,10 @@ public final class SextantServer implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  public StorageComponent storage() {
+    return storage;
   }
 
   public QueryService query() {

@@ -20,6 +20,8 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  */
 public final class SextantConfig {
   private final Map<String, Object> values;
+  private static final Map<String, String> ALIASES =
+      Map.of("storage.selector", "SEXTANT_STORAGE", "storage.elasticsearch.hosts", "SEXTANT_ES_HOSTS");
 
   private SextantConfig(Map<String, Object> values) {
     this.values = values;
@@ -51,9 +53,10 @@ public final class SextantConfig {
     for (ConfigKey key : keys.values()) {
       String raw = env.get(key.envName());
       String origin = key.envName();
-      if (raw == null && key.path().equals("storage.selector")) {
-        raw = env.get("SEXTANT_STORAGE"); // the short name operators and the Helm chart use
-        origin = "SEXTANT_STORAGE";
+      String alias = ALIASES.get(key.path()); // short names operators and the Helm chart use
+      if (raw == null && alias != null && env.get(alias) != null) {
+        raw = env.get(alias);
+        origin = alias;
       }
       if (raw == null) {
         raw = yaml.get(key.path());

@@ -1,0 +1,24 @@
+package io.sextant.storage.elasticsearch;
+
+import java.util.List;
+
+/**
+ * Connection and layout settings. {@code hosts} are {@code host:port}; credentials are either
+ * username/password or an API key (empty when unused); {@code trustStorePath} (PKCS#12) turns on
+ * TLS. Shards and replicas apply to every index Sextant creates.
+ */
+public record ElasticsearchConfig(
+    List<String> hosts,
+    boolean tls,
+    String trustStorePath,
+    String trustStorePassword,
+    String username,
+    String password,
+    String apiKey,
+    String indexPrefix,
+    int shards,
+    int replicas,
+    int requestTimeoutMillis,
+    int minuteRetentionDays,
+    int hourRetentionDays,
+    int dayRetentionDays) {}

@@ -1,0 +1,212 @@
+package io.sextant.storage.elasticsearch;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch.cluster.HealthResponse;
+import co.elastic.clients.json.jackson.JacksonJsonpMapper;
+import co.elastic.clients.transport.rest_client.RestClientTransport;
+import io.sextant.api.component.CheckResult;
+import io.sextant.api.storage.MetadataStore;
+import io.sextant.api.storage.MetricsStore;
+import io.sextant.api.storage.StorageComponent;
+import io.sextant.api.storage.TopologyStore;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.util.Base64;
+import java.util.UUID;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.apache.http.Header;
+import org.apache.http.HttpHost;
+import org.apache.http.auth.AuthScope;
+import org.apache.http.auth.UsernamePasswordCredentials;
+import org.apache.http.impl.client.BasicCredentialsProvider;
+import org.apache.http.message.BasicHeader;
+import org.elasticsearch.client.RestClient;
+import org.elasticsearch.client.RestClientBuilder;
+
+/**
+ * The production store. The constructor does no I/O; {@link #start()} connects and creates the
+ * index templates (idempotently). Every write is a {@code _bulk} with deterministic ids, so the
+ * flusher can retry any batch; nothing is read, modified and written back.
+ */
+public final class ElasticsearchStorage implements StorageComponent {
+  private final ElasticsearchConfig config;
+  private final Indices indices;
+  private final String writerId = UUID.randomUUID().toString();
+  private RestClient rest;
+  private ElasticsearchClient client;
+  private EsMetricsStore metrics;
+  private EsTopologyStore topology;
+  private EsMetadataStore metadata;
+
+  public ElasticsearchStorage(ElasticsearchConfig config) {
+    this.config = config;
+    this.indices = new Indices(config.indexPrefix());
+  }
+
+  @Override
+  public synchronized void start() {
+    if (client != null) {
+      return;
+    }
+    rest = restClient();
+    client = new ElasticsearchClient(new RestClientTransport(rest, new JacksonJsonpMapper()));
+    putTemplates();
+    metrics = new EsMetricsStore(client, indices);
+    topology = new EsTopologyStore(client, indices);
+    metadata = new EsMetadataStore(client, indices, writerId);
+  }
+
+  private RestClient restClient() {
+    HttpHost[] hosts = config.hosts().stream().map(h -> {
+      int colon = h.lastIndexOf(':');
+      return new HttpHost(h.substring(0, colon), Integer.parseInt(h.substring(colon + 1)), config.tls() ? "https" : "http");
+    }).toArray(HttpHost[]::new);
+    RestClientBuilder b = RestClient.builder(hosts)
+        .setRequestConfigCallback(r -> r.setConnectTimeout(config.requestTimeoutMillis())
+            .setSocketTimeout(config.requestTimeoutMillis()));
+    if (!config.apiKey().isEmpty()) {
+      b.setDefaultHeaders(new Header[] {new BasicHeader("Authorization", "ApiKey " + config.apiKey())});
+    }
+    SSLContext ssl = config.tls() && !config.trustStorePath().isEmpty() ? sslContext() : null;
+    b.setHttpClientConfigCallback(http -> {
+      if (!config.username().isEmpty()) {
+        BasicCredentialsProvider credentials = new BasicCredentialsProvider();
+        credentials.setCredentials(AuthScope.ANY, new UsernamePasswordCredentials(config.username(), config.password()));
+        http.setDefaultCredentialsProvider(credentials);
+      }
+      if (ssl != null) {
+        http.setSSLContext(ssl);
+      }
+      return http;
+    });
+    return b.build();
+  }
+
+  private SSLContext sslContext() {
+    try (InputStream in = Files.newInputStream(Path.of(config.trustStorePath()))) {
+      KeyStore store = KeyStore.getInstance("PKCS12");
+      store.load(in, config.trustStorePassword().toCharArray());
+      TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      tmf.init(store);
+      SSLContext ctx = SSLContext.getInstance("TLS");
+      ctx.init(null, tmf.getTrustManagers(), null);
+      return ctx;
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot load trust store " + config.trustStorePath() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private void putTemplates() {
+    String settings = "\"settings\":{\"number_of_shards\":" + config.shards() + ",\"number_of_replicas\":" + config.replicas()
+        + ",\"refresh_interval\":\"1s\"}";
+    template("metrics", indices.prefix() + "-metrics-*", settings, """
+        {"dynamic":"strict","properties":{
+          "metric":{"type":"keyword"},"entity":{"type":"keyword"},"step":{"type":"keyword"},
+          "bucket":{"type":"long"},"writer":{"type":"keyword"},"seq":{"type":"long"},
+          "v":{"type":"long","index":false},"sketch":{"type":"binary"},"pid":{"type":"keyword"}}}""");
+    template("topology", indices.prefix() + "-topology-*", settings, """
+        {"dynamic":"strict","properties":{
+          "key":{"type":"keyword"},"scope":{"type":"keyword"},"minute":{"type":"long"}}}""");
+    template("metadata", indices.metadata(), settings, """
+        {"dynamic":"strict","properties":{
+          "kind":{"type":"keyword"},"id":{"type":"keyword"},"serviceId":{"type":"keyword"},
+          "name":{"type":"keyword"},"normal":{"type":"boolean"},"layers":{"type":"keyword"},
+          "layer":{"type":"keyword"},"attrs":{"type":"keyword","index":false,"doc_values":false},
+          "firstSeen":{"type":"long"},"lastSeen":{"type":"long"},"writer":{"type":"keyword"},
+          "docId":{"type":"keyword"}}}""");
+  }
+
+  private void template(String name, String pattern, String settings, String mappings) {
+    String json = "{\"index_patterns\":[\"" + pattern + "\"],\"priority\":100,\"template\":{" + settings
+        + ",\"mappings\":" + mappings + "}}";
+    try {
+      client.indices().putIndexTemplate(t -> t.name(indices.prefix() + "-" + name)
+          .withJson(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8))));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create index template " + name, e);
+    }
+  }
+
+  @Override
+  public CheckResult check() {
+    try {
+      HealthResponse h = client().cluster().health();
+      return h.status().jsonValue().equals("red") ? CheckResult.failed("Elasticsearch cluster is red") : CheckResult.OK;
+    } catch (Exception e) {
+      return CheckResult.failed("Elasticsearch unreachable: " + e.getMessage());
+    }
+  }
+
+  /** Deletes time-based indices past their retention. */
+  public void expire(long todayDay) {
+    try {
+      var all = client().indices().get(g -> g.index(indices.prefix() + "-*").ignoreUnavailable(true)).result().keySet();
+      for (String index : all) {
+        long cutoff = Retention.cutoff(index, indices.prefix(), todayDay, config);
+        if (cutoff >= 0) {
+          client().indices().delete(d -> d.index(index));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("expiring indices failed", e);
+    }
+  }
+
+  /** Makes all writes visible to searches (tests and tools; the server relies on the 1 s refresh). */
+  public void refresh() {
+    try {
+      client().indices().refresh(r -> r.index(indices.prefix() + "-*"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private ElasticsearchClient client() {
+    if (client == null) {
+      throw new IllegalStateException("Elasticsearch storage not started");
+    }
+    return client;
+  }
+
+  @Override
+  public MetricsStore metrics() {
+    client();
+    return metrics;
+  }
+
+  @Override
+  public TopologyStore topology() {
+    client();
+    return topology;
+  }
+
+  @Override
+  public MetadataStore metadata() {
+    client();
+    return metadata;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (rest != null) {
+      try {
+        rest.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      rest = null;
+      client = null;
+    }
+  }
+
+  static String base64(byte[] b) {
+    return Base64.getEncoder().encodeToString(b);
+  }
+}
