@@ -44,7 +44,7 @@ class SextantConfigTest {
         "server.colour: unknown key",
         "server.grpcPort: must be between 1 and 65535 (got 99999)",
         "core.flushIntervalMillis: cannot parse 'soon'",
-        "SEXTANT_STORAGE: must be one of [memory] (got floppy)");
+        "SEXTANT_STORAGE: must be one of [memory, elasticsearch] (got floppy)");
   }
 
   @Test
