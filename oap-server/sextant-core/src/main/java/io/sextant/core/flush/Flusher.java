@@ -22,7 +22,6 @@ import io.sextant.core.metric.MetricDefinition;
 import io.sextant.core.metric.MetricGroup;
 import io.sextant.core.metric.EncodedState;
 import io.sextant.core.metric.Source;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -54,7 +53,11 @@ public final class Flusher implements Component {
   private final AtomicLong sequences = new AtomicLong();
   private final Rollups hours = new Rollups(Step.HOUR, sequences::incrementAndGet);
   private final Rollups days = new Rollups(Step.DAY, sequences::incrementAndGet);
-  private final ArrayDeque<MetricPartial> pending = new ArrayDeque<>();
+  /**
+   * Partials waiting for storage, by id: a newer version of a partial replaces the waiting one, so
+   * while storage is slow or away the queue holds at most one version of each open partial.
+   */
+  private final LinkedHashMap<String, MetricPartial> pending = new LinkedHashMap<>();
   private final Map<String, Long> metadataSeen = new HashMap<>();
   private final Map<Edge, Long> edgesSeen = new HashMap<>();
   private final Counter partialsWritten;
@@ -65,6 +68,7 @@ public final class Flusher implements Component {
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-flusher"));
   private volatile boolean closed;
   private long lastRollupWrite;
+  private volatile int pendingCount;
 
   public Flusher(Aggregator aggregator, StorageComponent storage, TimeBuckets buckets,
       FlusherConfig config, String collectorId, MeterRegistry registry) {
@@ -78,7 +82,7 @@ public final class Flusher implements Component {
     this.partialsDropped = Counter.builder("sextant_flush_partials_dropped").register(registry);
     this.failures = Counter.builder("sextant_flush_failures").register(registry);
     this.flushTimer = Timer.builder("sextant_flush_duration").publishPercentiles(0.5, 0.99).register(registry);
-    registry.gauge("sextant_flush_pending_partials", pending, ArrayDeque::size);
+    registry.gauge("sextant_flush_pending_partials", this, f -> f.pendingCount);
   }
 
   @Override
@@ -255,18 +259,24 @@ public final class Flusher implements Component {
   }
 
   private void writePartials(List<MetricPartial> partials) {
-    pending.addAll(partials);
+    for (MetricPartial p : partials) {
+      pending.put(p.id(), p);
+    }
+    var oldest = pending.entrySet().iterator();
     while (pending.size() > config.maxPendingPartials()) {
-      pending.pollFirst();
+      oldest.next();
+      oldest.remove();
       partialsDropped.increment();
     }
+    pendingCount = pending.size();
     if (pending.isEmpty()) {
       return;
     }
-    List<MetricPartial> batch = new ArrayList<>(pending);
+    List<MetricPartial> batch = new ArrayList<>(pending.values());
     try {
       storage.metrics().write(batch);
       pending.clear();
+      pendingCount = 0;
       partialsWritten.increment(batch.size());
     } catch (RuntimeException e) {
       failures.increment();

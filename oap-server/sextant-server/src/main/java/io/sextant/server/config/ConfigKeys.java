@@ -31,8 +31,8 @@ public final class ConfigKeys {
           "open (entity, minute) accumulators; past it new entities are refused (RESOURCE_EXHAUSTED)"),
       integer("core.maxLateMinutes", 1440, 1, 100_000, "records older than this are refused"),
       integer("core.maxFutureMinutes", 10, 0, 1440, "records further in the future than this are refused"),
-      integer("core.maxPendingPartials", 2_000_000, 1000, 100_000_000,
-          "partials waiting for storage; past it the oldest are dropped (counted)"),
+      integer("core.maxPendingPartials", 300_000, 1000, 100_000_000,
+          "distinct partials waiting for storage (newer versions replace older); past it the oldest are dropped (counted)"),
       integer("core.maxCachedIds", 1_000_000, 0, 100_000_000, "entity ids cached by name"),
       integer("core.apdexThresholdMillis", 500, 1, 3_600_000, "apdex threshold T"),
 
