@@ -314,6 +314,9 @@ public final class QueryService implements SeriesSource {
       }
     }
     byEntity.forEach((id, states) -> {
+      if (id.indexOf('|') >= 0) {
+        return; // one label value of a data-labelled metric, not an entity of its own
+      }
       String serviceId = def.scope() == Scope.SERVICE ? id : EntityIds.parseChildId(id).serviceId();
       if (onlyService != null && !onlyService.equals(serviceId)) {
         return;

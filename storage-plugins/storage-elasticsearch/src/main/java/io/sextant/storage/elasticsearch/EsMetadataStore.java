@@ -1,11 +1,7 @@
 package io.sextant.storage.elasticsearch;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch._types.FieldValue;
-import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
-import co.elastic.clients.elasticsearch.core.SearchResponse;
-import co.elastic.clients.elasticsearch.core.search.Hit;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -13,8 +9,6 @@ import io.sextant.api.storage.EndpointMeta;
 import io.sextant.api.storage.InstanceMeta;
 import io.sextant.api.storage.MetadataStore;
 import io.sextant.api.storage.ServiceMeta;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -32,7 +26,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * merges upserts.
  */
 final class EsMetadataStore implements MetadataStore {
-  private static final int PAGE = 5_000;
   private static final int MAX_CACHED = 200_000;
   private static final ObjectMapper JSON = new ObjectMapper();
   private final ElasticsearchClient client;
@@ -152,36 +145,11 @@ final class EsMetadataStore implements MetadataStore {
     }
   }
 
-  /** Every document matching the filters, merged per entity id, in id order. */
-  @SuppressWarnings("unchecked")
+  /** Every document matching the filters, merged per entity id. */
   private Map<String, Map<String, Object>> find(List<Query> filters) {
     Map<String, Map<String, Object>> byId = new LinkedHashMap<>();
-    List<FieldValue> after = null;
-    try {
-      while (true) {
-        List<FieldValue> searchAfter = after;
-        SearchResponse<Map> r = client.search(s -> {
-          s.index(indices.metadata()).ignoreUnavailable(true).allowNoIndices(true)
-              .query(q -> q.bool(b -> b.filter(filters))).size(PAGE)
-              .sort(o -> o.field(f -> f.field("docId").order(SortOrder.Asc)));
-          if (searchAfter != null) {
-            s.searchAfter(searchAfter);
-          }
-          return s;
-        }, Map.class);
-        List<Hit<Map>> hits = r.hits().hits();
-        for (Hit<Map> h : hits) {
-          Map<String, Object> d = h.source();
-          byId.merge((String) d.get("id"), d, EsMetadataStore::merge);
-        }
-        if (hits.size() < PAGE) {
-          return byId;
-        }
-        after = hits.get(hits.size() - 1).sort();
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("reading metadata failed", e);
-    }
+    Search.all(client, indices.metadata(), filters, "docId", d -> byId.merge((String) d.get("id"), d, EsMetadataStore::merge));
+    return byId;
   }
 
   private static Query term(String field, String value) {

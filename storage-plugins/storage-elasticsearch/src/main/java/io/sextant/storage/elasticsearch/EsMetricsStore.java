@@ -2,16 +2,11 @@ package io.sextant.storage.elasticsearch;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.FieldValue;
-import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
-import co.elastic.clients.elasticsearch.core.SearchResponse;
-import co.elastic.clients.elasticsearch.core.search.Hit;
 import co.elastic.clients.json.JsonData;
 import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.storage.MetricsStore;
 import io.sextant.api.time.Step;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
@@ -21,7 +16,6 @@ import java.util.Map;
 
 /** Partials as documents with their deterministic id, in time-based indices per step. */
 final class EsMetricsStore implements MetricsStore {
-  private static final int PAGE = 5_000;
   private final ElasticsearchClient client;
   private final Indices indices;
 
@@ -52,7 +46,6 @@ final class EsMetricsStore implements MetricsStore {
   }
 
   @Override
-  @SuppressWarnings("unchecked")
   public List<MetricPartial> read(String metric, Collection<String> entityIds, Step step, long startBucket, long endBucket) {
     List<Query> filters = new ArrayList<>();
     filters.add(Query.of(q -> q.term(t -> t.field("metric").value(metric))));
@@ -63,31 +56,8 @@ final class EsMetricsStore implements MetricsStore {
       filters.add(Query.of(q -> q.terms(t -> t.field("entity").terms(v -> v.value(ids)))));
     }
     List<MetricPartial> out = new ArrayList<>();
-    List<FieldValue> after = null;
-    try {
-      while (true) {
-        List<FieldValue> searchAfter = after;
-        SearchResponse<Map> r = client.search(s -> {
-          s.index(indices.metricsPattern(step)).ignoreUnavailable(true).allowNoIndices(true)
-              .query(q -> q.bool(b -> b.filter(filters))).size(PAGE)
-              .sort(o -> o.field(f -> f.field("pid").order(SortOrder.Asc)));
-          if (searchAfter != null) {
-            s.searchAfter(searchAfter);
-          }
-          return s;
-        }, Map.class);
-        List<Hit<Map>> hits = r.hits().hits();
-        for (Hit<Map> h : hits) {
-          out.add(partial(h.source()));
-        }
-        if (hits.size() < PAGE) {
-          return out;
-        }
-        after = hits.get(hits.size() - 1).sort();
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("reading " + metric + " failed", e);
-    }
+    Search.all(client, indices.metricsPattern(step), filters, "pid", d -> out.add(partial(d)));
+    return out;
   }
 
   private static MetricPartial partial(Map<String, Object> d) {
