@@ -228,6 +228,14 @@ abstract class MeshEndToEnd {
   }
 
   @Test
+  void grpcHealthIsServing() {
+    io.grpc.health.v1.HealthGrpc.HealthBlockingStub health = com.linecorp.armeria.client.grpc.GrpcClients
+        .builder("http://127.0.0.1:" + sextant.grpcPort).build(io.grpc.health.v1.HealthGrpc.HealthBlockingStub.class);
+    assertThat(health.check(io.grpc.health.v1.HealthCheckRequest.getDefaultInstance()).getStatus())
+        .isEqualTo(io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING);
+  }
+
+  @Test
   void badQueriesGetClearErrors() throws Exception {
     JsonNode unsupported = sextant.graphql("{ getAllDatabases(duration: " + duration() + ") { id } }");
     assertThat(unsupported.get("errors").get(0).get("message").asText())

@@ -123,8 +123,7 @@ public final class SextantServer implements AutoCloseable {
         // Binary protobuf only: every client we serve speaks it, and JSON would need marshallers
         // for every message type (Envoy's Prometheus types have none).
         .supportedSerializationFormats(GrpcSerializationFormats.PROTO)
-        // grpc.health.v1.Health, which swctl health and load balancers probe.
-        .enableHealthCheckService(true);
+        .addService(new GrpcHealthService(this::health));
     if (config.bool("receiver.mesh.enabled")) {
       grpc.addService(new MeshTelemetryReceiver(aggregator, new MeshReceiverLimits(
           config.integer("receiver.mesh.maxStringLength"),
