@@ -31,8 +31,4 @@ public interface AggregateFunction {
 
   /** The function's name in the metric table, as {@code listMetrics} shows it. */
   String name();
-
-  default boolean usesSketch() {
-    return false;
-  }
 }

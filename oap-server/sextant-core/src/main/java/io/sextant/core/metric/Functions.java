@@ -242,11 +242,6 @@ public final class Functions {
       public String name() {
         return "percentile";
       }
-
-      @Override
-      public boolean usesSketch() {
-        return true;
-      }
     };
   }
 }

@@ -12,17 +12,4 @@ public final class MetricState {
   public long b;
   public long c;
   public DDSketch sketch;
-
-  public MetricState copy() {
-    MetricState s = new MetricState();
-    s.a = a;
-    s.b = b;
-    s.c = c;
-    s.sketch = sketch == null ? null : sketch.copy();
-    return s;
-  }
-
-  public long[] counters() {
-    return new long[] {a, b, c};
-  }
 }
