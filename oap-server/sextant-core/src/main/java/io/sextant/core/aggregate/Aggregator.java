@@ -65,27 +65,22 @@ public final class Aggregator implements RecordSink {
 
   @Override
   public Admission offerCall(CallRecord call) {
-    Admission admission = offer(call, Source.CALL, call.endpoint());
-    if (admission == Admission.ACCEPTED) {
-      acceptedCalls.increment();
-    }
-    return admission;
+    return counted(offer(call, Source.CALL, call.endpoint()), acceptedCalls);
   }
 
   @Override
   public Admission offerSample(SampleRecord sample) {
-    Admission admission = offer(sample, Source.SAMPLE, "");
-    if (admission == Admission.ACCEPTED) {
-      acceptedSamples.increment();
-    }
-    return admission;
+    return counted(offer(sample, Source.SAMPLE, ""), acceptedSamples);
   }
 
   @Override
   public Admission offerFlow(FlowRecord flow) {
-    Admission admission = offer(flow, Source.FLOW, "");
+    return counted(offer(flow, Source.FLOW, ""), acceptedFlows);
+  }
+
+  private static Admission counted(Admission admission, Counter accepted) {
     if (admission == Admission.ACCEPTED) {
-      acceptedFlows.increment();
+      accepted.increment();
     }
     return admission;
   }

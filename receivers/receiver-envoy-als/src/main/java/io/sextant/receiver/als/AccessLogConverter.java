@@ -70,12 +70,8 @@ final class AccessLogConverter {
 
   /** Records for one HTTP entry; an empty list means dropped (and counted). */
   List<CallRecord> http(HTTPAccessLogEntry entry, ServiceIdentity self, boolean gateway) {
-    if (!entry.hasCommonProperties()) {
-      metrics.dropped("missing_common_properties", 1);
-      return List.of();
-    }
     AccessLogCommon common = entry.getCommonProperties();
-    Peers peers = peers(common);
+    Peers peers = entry.hasCommonProperties() ? peers(common) : missingCommonProperties();
     if (peers == null) {
       return List.of();
     }
@@ -103,7 +99,7 @@ final class AccessLogConverter {
       out.add(call(outStart, outEnd, self, peers.upstream, endpoint, (int) Math.max(1, outEnd - outStart),
           effectiveCode, effectiveCode < 400, protocol, DetectPoint.CLIENT, tls, flags, reqNanos, respNanos));
     }
-    if (peers.downstream != null || peers.inbound || gateway) {
+    if (peers.reportsServerSide(gateway)) {
       ServiceIdentity source = peers.downstream;
       if (source == null) {
         metrics.partial("caller_unresolved"); // the service's own metrics still count
@@ -119,12 +115,8 @@ final class AccessLogConverter {
 
   /** Flows for one TCP entry; an empty list means dropped (and counted). */
   List<FlowRecord> tcp(TCPAccessLogEntry entry, ServiceIdentity self, boolean gateway) {
-    if (!entry.hasCommonProperties()) {
-      metrics.dropped("missing_common_properties", 1);
-      return List.of();
-    }
     AccessLogCommon common = entry.getCommonProperties();
-    Peers peers = peers(common);
+    Peers peers = entry.hasCommonProperties() ? peers(common) : missingCommonProperties();
     if (peers == null) {
       return List.of();
     }
@@ -138,7 +130,7 @@ final class AccessLogConverter {
     if (peers.upstream != null) {
       out.add(flow(start, end, self, peers.upstream, DetectPoint.CLIENT, tls, flags, received, sent));
     }
-    if (peers.downstream != null || peers.inbound || gateway) {
+    if (peers.reportsServerSide(gateway)) {
       if (peers.downstream == null) {
         metrics.partial("caller_unresolved");
       }
@@ -148,7 +140,20 @@ final class AccessLogConverter {
     return out;
   }
 
-  private record Peers(ServiceIdentity downstream, ServiceIdentity upstream, boolean inbound) {}
+  private record Peers(ServiceIdentity downstream, ServiceIdentity upstream, boolean inbound) {
+    /**
+     * The proxy's own workload is the server side when the caller is known, the entry is inbound,
+     * or the proxy is a gateway (nothing else reports the traffic entering the mesh).
+     */
+    boolean reportsServerSide(boolean gateway) {
+      return downstream != null || inbound || gateway;
+    }
+  }
+
+  private Peers missingCommonProperties() {
+    metrics.dropped("missing_common_properties", 1);
+    return null;
+  }
 
   /** Who is on each side of the entry, or null (dropped and counted) when it cannot be told. */
   private Peers peers(AccessLogCommon common) {
