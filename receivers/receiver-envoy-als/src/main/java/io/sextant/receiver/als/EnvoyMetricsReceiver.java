@@ -36,6 +36,8 @@ public final class EnvoyMetricsReceiver extends MetricsServiceGrpc.MetricsServic
   private final Counter snapshots;
   private final Counter samples;
   private final Counter unknownNode;
+  private final Counter refused;
+  private final Counter tooManyCounters;
 
   public EnvoyMetricsReceiver(RecordSink sink, List<String> serviceNameLabels, MeterRegistry registry) {
     this.sink = sink;
@@ -43,6 +45,9 @@ public final class EnvoyMetricsReceiver extends MetricsServiceGrpc.MetricsServic
     this.snapshots = Counter.builder("sextant_envoy_metrics_snapshots").register(registry);
     this.samples = Counter.builder("sextant_envoy_metrics_samples").register(registry);
     this.unknownNode = Counter.builder("sextant_envoy_metrics_dropped").tag("reason", "unknown_node").register(registry);
+    this.refused = Counter.builder("sextant_envoy_metrics_dropped").tag("reason", "refused").register(registry);
+    this.tooManyCounters =
+        Counter.builder("sextant_envoy_metrics_dropped").tag("reason", "too_many_counters").register(registry);
   }
 
   @Override
@@ -67,14 +72,20 @@ public final class EnvoyMetricsReceiver extends MetricsServiceGrpc.MetricsServic
           unknownNode.increment();
           return;
         }
-        for (SampleRecord s : samples(message, self.get(), lastCounters)) {
-          if (sink.offerSample(s) == Admission.REJECTED_OVERLOADED) {
+        for (SampleRecord s : samples(message, self.get(), lastCounters, tooManyCounters::increment)) {
+          Admission admission = sink.offerSample(s);
+          if (admission == Admission.REJECTED_OVERLOADED) {
+            refused.increment();
             done = true;
             response.onError(Status.RESOURCE_EXHAUSTED.withDescription("aggregation buffers are full; retry later")
                 .asRuntimeException());
             return;
           }
-          samples.increment();
+          if (admission == Admission.ACCEPTED) {
+            samples.increment();
+          } else {
+            refused.increment(); // outside the accepted time window
+          }
         }
       }
 
@@ -95,7 +106,8 @@ public final class EnvoyMetricsReceiver extends MetricsServiceGrpc.MetricsServic
   }
 
   /** The samples of one snapshot; {@code lastCounters} holds the stream's counter baselines. */
-  static List<SampleRecord> samples(StreamMetricsMessage message, ServiceIdentity self, Map<String, Double> lastCounters) {
+  static List<SampleRecord> samples(StreamMetricsMessage message, ServiceIdentity self, Map<String, Double> lastCounters,
+      Runnable onCounterNotTracked) {
     long now = System.currentTimeMillis();
     // (metric, cluster name) → summed value; the relation forms keyed by the destination service.
     Map<String, Map<String, Long>> instanceValues = new LinkedHashMap<>();
@@ -128,6 +140,7 @@ public final class EnvoyMetricsReceiver extends MetricsServiceGrpc.MetricsServic
           double total = value(family, m);
           Double last = lastCounters.get(family.getName());
           if (last == null && lastCounters.size() >= MAX_COUNTERS_PER_STREAM) {
+            onCounterNotTracked.run();
             continue;
           }
           lastCounters.put(family.getName(), total);
