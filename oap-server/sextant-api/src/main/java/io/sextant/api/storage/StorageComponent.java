@@ -1,6 +1,7 @@
 package io.sextant.api.storage;
 
 import io.sextant.api.component.Component;
+import io.sextant.api.time.TimeBuckets;
 
 /** A storage backend: one component handing out a few narrow stores. */
 public interface StorageComponent extends Component {
@@ -9,4 +10,10 @@ public interface StorageComponent extends Component {
   TopologyStore topology();
 
   MetadataStore metadata();
+
+  /**
+   * Drops data past the backend's retention; called about once a minute. The buckets give the
+   * current time and zone.
+   */
+  default void applyRetention(TimeBuckets buckets) {}
 }

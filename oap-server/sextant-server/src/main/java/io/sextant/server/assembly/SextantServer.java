@@ -16,7 +16,6 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sextant.api.component.CheckResult;
-import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.Aggregator;
 import io.sextant.core.aggregate.AggregatorLimits;
@@ -197,7 +196,9 @@ public final class SextantServer implements AutoCloseable {
           config.integer(p + "replicas"), config.integer(p + "requestTimeoutMillis"), config.integer(p + "minuteRetentionDays"),
           config.integer(p + "hourRetentionDays"), config.integer(p + "dayRetentionDays")));
     }
-    MemoryStorage memory = new MemoryStorage(new MemoryStorageConfig(config.integer("storage.memory.maxPartials")));
+    MemoryStorage memory = new MemoryStorage(new MemoryStorageConfig(config.integer("storage.memory.maxPartials"),
+        config.integer("storage.memory.minuteRetentionMinutes"), config.integer("storage.memory.hourRetentionHours"),
+        config.integer("storage.memory.dayRetentionDays")));
     registry.more().counter("sextant_storage_memory_evicted_partials", List.of(), memory, MemoryStorage::evictedPartials);
     registry.gauge("sextant_storage_memory_partials", memory, MemoryStorage::partialCount);
     return memory;
@@ -212,15 +213,7 @@ public final class SextantServer implements AutoCloseable {
 
   private void expire() {
     try {
-      long now = buckets.nowMillis();
-      if (storage instanceof MemoryStorage memory) {
-        memory.expire(
-            buckets.minuteBucket(now - config.integer("storage.memory.minuteRetentionMinutes") * 60_000L),
-            TimeBuckets.rollup(buckets.minuteBucket(now - config.integer("storage.memory.hourRetentionHours") * 3_600_000L), Step.HOUR),
-            TimeBuckets.rollup(buckets.minuteBucket(now - config.integer("storage.memory.dayRetentionDays") * 86_400_000L), Step.DAY));
-      } else if (storage instanceof ElasticsearchStorage es) {
-        es.expire(TimeBuckets.rollup(buckets.minuteBucket(now), Step.DAY));
-      }
+      storage.applyRetention(buckets);
     } catch (RuntimeException e) {
       LOG.warn("expiring old data failed", e);
     }

@@ -9,6 +9,8 @@ import io.sextant.api.storage.MetadataStore;
 import io.sextant.api.storage.MetricsStore;
 import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.storage.TopologyStore;
+import io.sextant.api.time.Step;
+import io.sextant.api.time.TimeBuckets;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -142,6 +144,11 @@ public final class ElasticsearchStorage implements StorageComponent {
     } catch (Exception e) {
       return CheckResult.failed("Elasticsearch unreachable: " + e.getMessage());
     }
+  }
+
+  @Override
+  public void applyRetention(TimeBuckets buckets) {
+    expire(TimeBuckets.rollup(buckets.currentMinuteBucket(), Step.DAY));
   }
 
   /** Deletes time-based indices past their retention. */

@@ -4,6 +4,8 @@ import io.sextant.api.storage.MetadataStore;
 import io.sextant.api.storage.MetricsStore;
 import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.storage.TopologyStore;
+import io.sextant.api.time.Step;
+import io.sextant.api.time.TimeBuckets;
 
 /**
  * The embedded default store: everything on the heap, bounded by partial count and retention. For
@@ -14,7 +16,10 @@ public final class MemoryStorage implements StorageComponent {
   private final MemoryTopologyStore topology = new MemoryTopologyStore();
   private final MemoryMetadataStore metadata = new MemoryMetadataStore();
 
+  private final MemoryStorageConfig config;
+
   public MemoryStorage(MemoryStorageConfig config) {
+    this.config = config;
     this.metrics = new MemoryMetricsStore(config.maxPartials());
   }
 
@@ -33,7 +38,15 @@ public final class MemoryStorage implements StorageComponent {
     return metadata;
   }
 
-  /** Drops data in buckets older than the given ones (the keeper calls this). */
+  @Override
+  public void applyRetention(TimeBuckets buckets) {
+    long now = buckets.nowMillis();
+    expire(buckets.minuteBucket(now - config.minuteRetentionMinutes() * 60_000L),
+        TimeBuckets.rollup(buckets.minuteBucket(now - config.hourRetentionHours() * 3_600_000L), Step.HOUR),
+        TimeBuckets.rollup(buckets.minuteBucket(now - config.dayRetentionDays() * 86_400_000L), Step.DAY));
+  }
+
+  /** Drops data in buckets older than the given ones. */
   public void expire(long minuteBefore, long hourBefore, long dayBefore) {
     metrics.expire(minuteBefore, hourBefore, dayBefore);
     topology.expire(minuteBefore);
