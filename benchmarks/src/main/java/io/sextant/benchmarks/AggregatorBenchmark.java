@@ -3,7 +3,7 @@ package io.sextant.benchmarks;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sextant.api.model.CallRecord;
 import io.sextant.api.receiver.Admission;
-import io.sextant.api.storage.MetricPartial;
+import io.sextant.api.storage.PartialRow;
 import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.Aggregator;
@@ -152,10 +152,11 @@ public class AggregatorBenchmark {
     }
 
     @Benchmark
-    public List<MetricPartial> collectAndConvert() {
+    public List<PartialRow> collectAndConvert() {
       List<Snapshot> snapshots = aggregator.collect(Long.MIN_VALUE, false);
-      List<MetricPartial> partials = new ArrayList<>(snapshots.size() * 4);
+      List<PartialRow> rows = new ArrayList<>(snapshots.size());
       for (Snapshot s : snapshots) {
+        List<PartialRow.Cell> cells = new ArrayList<>();
         MetricDefinition[] defs = s.group().definitions();
         // Snapshots carry states already encoded (sketch bytes taken under the accumulator's lock).
         EncodedState[] states = s.states();
@@ -164,11 +165,12 @@ public class AggregatorBenchmark {
           if (st.isEmpty()) {
             continue;
           }
-          partials.add(new MetricPartial(defs[i].name(), s.entity().id(), Step.MINUTE, s.minuteBucket(), "bench",
-              s.sequence(), st.counters(), st.sketch()));
+          cells.add(new PartialRow.Cell(defs[i].name(), st.counters(), st.sketch()));
         }
+        rows.add(new PartialRow(s.group().name(), s.entity().id(), Step.MINUTE, s.minuteBucket(), "bench",
+            s.sequence(), cells));
       }
-      return partials;
+      return rows;
     }
 
     @Benchmark

@@ -6,8 +6,8 @@ import java.util.List;
 
 /** Partial aggregates, written by collectors and merged by queries. */
 public interface MetricsStore {
-  /** Upserts partials by {@link MetricPartial#id()}. */
-  void write(List<MetricPartial> partials);
+  /** Upserts rows by {@link PartialRow#id()}. */
+  void write(List<PartialRow> rows);
 
   /**
    * All partials of a metric with buckets in {@code [startBucket, endBucket]}; {@code entityIds}

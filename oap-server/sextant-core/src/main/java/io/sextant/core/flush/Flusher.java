@@ -10,7 +10,7 @@ import io.sextant.api.storage.Edge;
 import io.sextant.api.storage.EdgeScope;
 import io.sextant.api.storage.EndpointMeta;
 import io.sextant.api.storage.InstanceMeta;
-import io.sextant.api.storage.MetricPartial;
+import io.sextant.api.storage.PartialRow;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.time.Step;
@@ -24,7 +24,6 @@ import io.sextant.core.metric.EncodedState;
 import io.sextant.core.metric.Source;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,14 +35,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Periodically turns aggregator snapshots into storage writes: metric partials (minute, and hour
- * and day roll-ups of closed minutes), topology edges and metadata. Writes are idempotent (partial
- * ids are deterministic), so a failed batch is simply retried; what waits is bounded.
+ * Turns aggregator snapshots into storage writes: partial rows (minute, and hour and day roll-ups),
+ * topology edges and metadata. Two threads: the collector snapshots the aggregator every interval
+ * and queues what changed; the writer writes what is queued. So a slow or absent store never holds
+ * up collection (whose job is also to retire closed minutes from the aggregator's memory): queued
+ * versions of a row are replaced by newer ones, the slower the store the fewer the writes, and the
+ * queue is bounded. Writes are idempotent (row ids are deterministic), so a failed batch is simply
+ * queued again.
  */
 public final class Flusher implements Component {
   private static final Logger LOG = LoggerFactory.getLogger(Flusher.class);
   /** Metadata and edges are rewritten at most once per minute each; this bounds their caches. */
   private static final int MAX_SEEN_CACHE = 500_000;
+  /** Warnings about failed writes and drops are logged at most this often. */
+  private static final long WARN_INTERVAL_MILLIS = 30_000;
+  private static final int SHUTDOWN_WRITE_ATTEMPTS = 5;
 
   private final Aggregator aggregator;
   private final StorageComponent storage;
@@ -53,22 +59,30 @@ public final class Flusher implements Component {
   private final AtomicLong sequences = new AtomicLong();
   private final Rollups hours = new Rollups(Step.HOUR, sequences::incrementAndGet);
   private final Rollups days = new Rollups(Step.DAY, sequences::incrementAndGet);
-  /**
-   * Partials waiting for storage, by id: a newer version of a partial replaces the waiting one, so
-   * while storage is slow or away the queue holds at most one version of each open partial.
-   */
-  private final LinkedHashMap<String, MetricPartial> pending = new LinkedHashMap<>();
+  /** Guarded by itself; the collector adds, the writer takes. */
+  private final PendingWrites pending;
+  /** Held while writing, so a forced flush and the writer thread never write concurrently. */
+  private final Object writeLock = new Object();
   private final Map<String, Long> metadataSeen = new HashMap<>();
   private final Map<Edge, Long> edgesSeen = new HashMap<>();
   private final Counter partialsWritten;
   private final Counter partialsDropped;
+  private final Counter metadataDropped;
   private final Counter failures;
   private final Timer flushTimer;
-  private final ScheduledExecutorService scheduler =
-      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-flusher"));
+  private final Timer writeTimer;
+  private final ScheduledExecutorService collector =
+      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-flush-collector"));
+  private final ScheduledExecutorService writer =
+      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-flush-writer"));
   private volatile boolean closed;
   private long lastRollupWrite;
   private volatile int pendingCount;
+  private long countedRowDrops;
+  private long countedMetadataDrops;
+  private final Object warnings = new Object();
+  private long lastWarning = Long.MIN_VALUE / 2;
+  private long heldBackWarnings;
 
   public Flusher(Aggregator aggregator, StorageComponent storage, TimeBuckets buckets,
       FlusherConfig config, String collectorId, MeterRegistry registry) {
@@ -76,44 +90,61 @@ public final class Flusher implements Component {
     this.storage = storage;
     this.buckets = buckets;
     this.config = config;
+    this.pending = new PendingWrites(config.maxPendingPartials(), MAX_SEEN_CACHE);
     // A restarted collector must never overwrite the partials of its previous run.
     this.writerId = collectorId + "@" + Long.toString(System.currentTimeMillis(), 36);
-    this.partialsWritten = Counter.builder("sextant_flush_partials_written").register(registry);
-    this.partialsDropped = Counter.builder("sextant_flush_partials_dropped").register(registry);
-    this.failures = Counter.builder("sextant_flush_failures").register(registry);
-    this.flushTimer = Timer.builder("sextant_flush_duration").publishPercentiles(0.5, 0.99).register(registry);
+    this.partialsWritten = Counter.builder("sextant_flush_partials_written")
+        .description("partial rows (one accumulator's metrics) written to storage").register(registry);
+    this.partialsDropped = Counter.builder("sextant_flush_partials_dropped")
+        .description("partial rows dropped because more than core.maxPendingPartials waited for storage")
+        .register(registry);
+    this.metadataDropped = Counter.builder("sextant_flush_metadata_dropped")
+        .description("metadata and edges dropped because too many waited for storage").register(registry);
+    this.failures = Counter.builder("sextant_flush_failures").description("failed storage writes (retried)")
+        .register(registry);
+    this.flushTimer = Timer.builder("sextant_flush_duration").description("one collection of the aggregator")
+        .publishPercentiles(0.5, 0.99).register(registry);
+    this.writeTimer = Timer.builder("sextant_storage_write_duration")
+        .description("one storage write of everything queued").publishPercentiles(0.5, 0.99)
+        .publishPercentileHistogram().register(registry);
     registry.gauge("sextant_flush_pending_partials", this, f -> f.pendingCount);
+    registry.gauge("sextant_flush_pending_fill_ratio", this, f -> (double) f.pendingCount / config.maxPendingPartials());
   }
 
   @Override
   public void start() {
-    scheduler.scheduleWithFixedDelay(this::flushSafely, config.intervalMillis(), config.intervalMillis(),
-        TimeUnit.MILLISECONDS);
+    collector.scheduleWithFixedDelay(() -> safely("collecting", () -> collect(false)), config.intervalMillis(),
+        config.intervalMillis(), TimeUnit.MILLISECONDS);
+    writer.scheduleWithFixedDelay(() -> safely("writing", this::write), config.intervalMillis(),
+        config.intervalMillis(), TimeUnit.MILLISECONDS);
   }
 
-  private void flushSafely() {
+  private static void safely(String what, Runnable task) {
     try {
-      flush(false);
+      task.run();
     } catch (RuntimeException e) {
-      LOG.error("flush failed", e);
+      LOG.error("{} failed", what, e);
     }
   }
 
-  /** Writes everything accumulated; {@code closeAll} also closes open minutes and roll-ups. */
-  public synchronized void flush(boolean closeAll) {
+  /**
+   * Collects and writes everything accumulated, on the caller's thread; {@code closeAll} also
+   * closes open minutes and roll-ups.
+   */
+  public void flush(boolean closeAll) {
+    collect(closeAll);
+    write();
+  }
+
+  private synchronized void collect(boolean closeAll) {
     long started = System.nanoTime();
     long currentMinute = buckets.currentMinuteBucket();
     long closeBefore = TimeBuckets.plus(currentMinute, Step.MINUTE, -config.graceMinutes());
     List<Snapshot> snapshots = aggregator.collect(closeBefore, closeAll);
 
-    List<MetricPartial> partials = new ArrayList<>();
-    Map<String, ServiceMeta> services = new LinkedHashMap<>();
-    Map<String, InstanceMeta> instances = new LinkedHashMap<>();
-    Map<String, EndpointMeta> endpoints = new LinkedHashMap<>();
-    Map<Long, List<Edge>> edges = new HashMap<>();
+    List<PartialRow> rows = new ArrayList<>();
     for (Snapshot s : snapshots) {
-      addPartials(partials, s.group(), s.entity(), Step.MINUTE, s.minuteBucket(), s.sequence(), s.states());
-      describe(s, services, instances, endpoints, edges);
+      rows.add(row(s.group(), s.entity(), Step.MINUTE, s.minuteBucket(), s.sequence(), s.states()));
       hours.update(s);
       days.update(s);
     }
@@ -127,69 +158,72 @@ public final class Flusher implements Component {
     for (Rollups r : List.of(hours, days)) {
       long finalBefore = TimeBuckets.rollup(closeBefore, r.step());
       for (Rollups.Rollup e : r.drain(finalBefore, closeAll, due)) {
-        addPartials(partials, e.group(), e.entity(), r.step(), e.bucket(), e.sequence(), EncodedState.of(e.states()));
+        rows.add(row(e.group(), e.entity(), r.step(), e.bucket(), e.sequence(), EncodedState.of(e.states())));
       }
     }
-    writeMetadata(services, instances, endpoints, edges);
-    writePartials(partials);
+    synchronized (pending) {
+      rows.forEach(pending::row);
+      snapshots.forEach(this::describe);
+      pendingCount = pending.rowCount();
+      countDrops();
+    }
     flushTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
   }
 
-  private void addPartials(List<MetricPartial> out, MetricGroup group, EntityRef entity, Step step,
-      long bucket, long sequence, EncodedState[] states) {
+  private PartialRow row(MetricGroup group, EntityRef entity, Step step, long bucket, long sequence,
+      EncodedState[] states) {
     MetricDefinition[] defs = group.definitions();
+    List<PartialRow.Cell> cells = new ArrayList<>(defs.length);
     for (int i = 0; i < defs.length; i++) {
       EncodedState st = states[i];
-      if (st.isEmpty()) {
-        continue; // a side filter kept every record of this accumulator out of this metric
+      if (!st.isEmpty()) { // else a side filter kept every record of this accumulator out of this metric
+        cells.add(new PartialRow.Cell(defs[i].name(), st.counters(), st.sketch()));
       }
-      out.add(new MetricPartial(defs[i].name(), entity.id(), step, bucket, writerId, sequence,
-          st.counters(), st.sketch()));
     }
+    return new PartialRow(group.name(), entity.id(), step, bucket, writerId, sequence, cells);
   }
 
-  private void describe(Snapshot s, Map<String, ServiceMeta> services, Map<String, InstanceMeta> instances,
-      Map<String, EndpointMeta> endpoints, Map<Long, List<Edge>> edges) {
+  /** Queues the metadata and edges a snapshot shows, once per entity and minute. */
+  private void describe(Snapshot s) {
     EntityRef e = s.entity();
     long minute = s.minuteBucket();
     String layer = e.layer().name();
-    service(services, e.serviceId(), e.serviceName(), layer, minute);
+    service(e.serviceId(), e.serviceName(), layer, minute);
     switch (e.scope()) {
-      case SERVICE_INSTANCE -> instance(instances, e.childId(), e.serviceId(), e.childName(), layer, e.attributes(), minute);
+      case SERVICE_INSTANCE -> instance(e.childId(), e.serviceId(), e.childName(), layer, e.attributes(), minute);
       case ENDPOINT -> {
         if (fresh(e.childId(), minute)) {
-          endpoints.put(e.childId(), new EndpointMeta(e.childId(), e.serviceId(), e.childName(), minute, minute));
+          pending.endpoint(new EndpointMeta(e.childId(), e.serviceId(), e.childName(), minute, minute));
         }
       }
       case SERVICE_RELATION -> {
-        service(services, e.destServiceId(), e.destServiceName(), layer, minute);
-        addEdges(edges, EdgeScope.SERVICE, e.serviceId(), e.destServiceId(), s, minute);
+        service(e.destServiceId(), e.destServiceName(), layer, minute);
+        addEdges(EdgeScope.SERVICE, e.serviceId(), e.destServiceId(), s, minute);
       }
       case SERVICE_INSTANCE_RELATION -> {
-        service(services, e.destServiceId(), e.destServiceName(), layer, minute);
-        instance(instances, e.childId(), e.serviceId(), e.childName(), layer, e.attributes(), minute);
-        instance(instances, e.destChildId(), e.destServiceId(), e.destChildName(), layer, e.destAttributes(), minute);
-        addEdges(edges, EdgeScope.SERVICE_INSTANCE, e.childId(), e.destChildId(), s, minute);
+        service(e.destServiceId(), e.destServiceName(), layer, minute);
+        instance(e.childId(), e.serviceId(), e.childName(), layer, e.attributes(), minute);
+        instance(e.destChildId(), e.destServiceId(), e.destChildName(), layer, e.destAttributes(), minute);
+        addEdges(EdgeScope.SERVICE_INSTANCE, e.childId(), e.destChildId(), s, minute);
       }
       case SERVICE -> {}
     }
   }
 
-  private void service(Map<String, ServiceMeta> out, String id, String name, String layer, long minute) {
+  private void service(String id, String name, String layer, long minute) {
     if (fresh(id + "|" + layer, minute)) {
-      out.put(id + "|" + layer, new ServiceMeta(id, name, true, Set.of(layer), minute, minute));
+      pending.service(new ServiceMeta(id, name, true, Set.of(layer), minute, minute));
     }
   }
 
-  private void instance(Map<String, InstanceMeta> out, String id, String serviceId, String name, String layer,
-      Map<String, String> attributes, long minute) {
-    if (fresh(id, minute)) {
-      out.put(id, new InstanceMeta(id, serviceId, name, layer, attributes, minute, minute));
-    }
-  }
-
-  private void addEdges(Map<Long, List<Edge>> out, EdgeScope scope, String source, String dest, Snapshot s,
+  private void instance(String id, String serviceId, String name, String layer, Map<String, String> attributes,
       long minute) {
+    if (fresh(id, minute)) {
+      pending.instance(new InstanceMeta(id, serviceId, name, layer, attributes, minute, minute));
+    }
+  }
+
+  private void addEdges(EdgeScope scope, String source, String dest, Snapshot s, long minute) {
     String component = component(s);
     for (DetectPoint dp : DetectPoint.values()) {
       if ((s.detectPoints() & (1 << dp.ordinal())) != 0) {
@@ -198,7 +232,7 @@ public final class Flusher implements Component {
         if (seen == null || seen != minute) {
           trim(edgesSeen);
           edgesSeen.put(edge, minute);
-          out.computeIfAbsent(minute, m -> new ArrayList<>()).add(edge);
+          pending.edge(minute, edge);
         }
       }
     }
@@ -236,51 +270,73 @@ public final class Flusher implements Component {
     }
   }
 
-  private void writeMetadata(Map<String, ServiceMeta> services, Map<String, InstanceMeta> instances,
-      Map<String, EndpointMeta> endpoints, Map<Long, List<Edge>> edges) {
-    try {
-      if (!services.isEmpty()) {
-        storage.metadata().upsertServices(new ArrayList<>(services.values()));
+  /** Writes everything queued; what fails is queued again, behind nothing newer. */
+  private void write() {
+    synchronized (writeLock) {
+      PendingWrites.Batch batch;
+      synchronized (pending) {
+        batch = pending.take();
+        pendingCount = 0;
       }
-      if (!instances.isEmpty()) {
-        storage.metadata().upsertInstances(new ArrayList<>(instances.values()));
+      if (batch.isEmpty()) {
+        return;
       }
-      if (!endpoints.isEmpty()) {
-        storage.metadata().upsertEndpoints(new ArrayList<>(endpoints.values()));
+      long started = System.nanoTime();
+      try {
+        if (!batch.services.isEmpty()) {
+          storage.metadata().upsertServices(List.copyOf(batch.services.values()));
+        }
+        if (!batch.instances.isEmpty()) {
+          storage.metadata().upsertInstances(List.copyOf(batch.instances.values()));
+        }
+        if (!batch.endpoints.isEmpty()) {
+          storage.metadata().upsertEndpoints(List.copyOf(batch.endpoints.values()));
+        }
+        batch.edges.forEach((minute, edges) -> storage.topology().write(List.copyOf(edges), minute));
+        if (!batch.rows.isEmpty()) {
+          storage.metrics().write(batch.rowList());
+        }
+        partialsWritten.increment(batch.rows.size());
+        writeTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+      } catch (RuntimeException e) {
+        failures.increment();
+        synchronized (pending) {
+          pending.restore(batch);
+          pendingCount = pending.rowCount();
+          countDrops();
+        }
+        warn("writing " + batch.rows.size() + " partial rows failed, will retry: " + e);
       }
-      edges.forEach((minute, list) -> storage.topology().write(list, minute));
-    } catch (RuntimeException e) {
-      failures.increment();
-      // Forget what we could not write, so the next minute's snapshot writes it again.
-      metadataSeen.clear();
-      edgesSeen.clear();
-      LOG.warn("writing metadata failed: {}", e.toString());
     }
   }
 
-  private void writePartials(List<MetricPartial> partials) {
-    for (MetricPartial p : partials) {
-      pending.put(p.id(), p);
+  /** Moves the drops the queue counted into the meters; caller holds the pending lock. */
+  private void countDrops() {
+    long rows = pending.droppedRows() - countedRowDrops;
+    long metadata = pending.droppedMetadata() - countedMetadataDrops;
+    if (rows + metadata > 0) {
+      countedRowDrops += rows;
+      countedMetadataDrops += metadata;
+      partialsDropped.increment(rows);
+      metadataDropped.increment(metadata);
+      warn("dropped " + rows + " partial rows and " + metadata
+          + " metadata entries: storage is behind and core.maxPendingPartials=" + config.maxPendingPartials()
+          + " rows wait already");
     }
-    var oldest = pending.entrySet().iterator();
-    while (pending.size() > config.maxPendingPartials()) {
-      oldest.next();
-      oldest.remove();
-      partialsDropped.increment();
-    }
-    pendingCount = pending.size();
-    if (pending.isEmpty()) {
-      return;
-    }
-    List<MetricPartial> batch = new ArrayList<>(pending.values());
-    try {
-      storage.metrics().write(batch);
-      pending.clear();
-      pendingCount = 0;
-      partialsWritten.increment(batch.size());
-    } catch (RuntimeException e) {
-      failures.increment();
-      LOG.warn("writing {} partials failed, will retry: {}", batch.size(), e.toString());
+  }
+
+  /** Logs at most once per interval (storage may be away for minutes), saying how many were held back. */
+  private void warn(String message) {
+    synchronized (warnings) {
+      long now = System.currentTimeMillis();
+      if (now - lastWarning < WARN_INTERVAL_MILLIS) {
+        heldBackWarnings++;
+        return;
+      }
+      lastWarning = now;
+      String more = heldBackWarnings == 0 ? "" : " (" + heldBackWarnings + " similar warnings held back)";
+      heldBackWarnings = 0;
+      LOG.warn("{}{}", message, more);
     }
   }
 
@@ -295,12 +351,21 @@ public final class Flusher implements Component {
       return;
     }
     closed = true;
-    scheduler.shutdown();
+    collector.shutdown();
+    writer.shutdown();
     try {
-      scheduler.awaitTermination(10, TimeUnit.SECONDS);
+      collector.awaitTermination(10, TimeUnit.SECONDS);
+      writer.awaitTermination(10, TimeUnit.SECONDS);
+      flush(true);
+      for (int attempt = 1; attempt < SHUTDOWN_WRITE_ATTEMPTS && pendingCount > 0; attempt++) {
+        Thread.sleep(1000);
+        write();
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    flush(true);
+    if (pendingCount > 0) {
+      LOG.error("{} partial rows could not be written before shutdown and are lost", pendingCount);
+    }
   }
 }

@@ -30,6 +30,11 @@ public final class MetricGroup {
     return index;
   }
 
+  /** Stable name of the group, e.g. {@code CALL_SERVICE}: part of the ids of written rows. */
+  public String name() {
+    return source.name() + "_" + scope.name();
+  }
+
   public Source source() {
     return source;
   }

@@ -193,8 +193,9 @@ public final class SextantServer implements AutoCloseable {
           List.of(config.string(p + "hosts").split("\\s*,\\s*")), config.bool(p + "tls"), config.string(p + "trustStorePath"),
           config.string(p + "trustStorePassword"), config.string(p + "username"), config.string(p + "password"),
           config.string(p + "apiKey"), config.string(p + "indexPrefix"), config.integer(p + "shards"),
-          config.integer(p + "replicas"), config.integer(p + "requestTimeoutMillis"), config.integer(p + "minuteRetentionDays"),
-          config.integer(p + "hourRetentionDays"), config.integer(p + "dayRetentionDays")));
+          config.integer(p + "replicas"), config.integer(p + "requestTimeoutMillis"), config.integer(p + "bulkActions"),
+          config.integer(p + "bulkConcurrency"), config.integer(p + "minuteRetentionDays"),
+          config.integer(p + "hourRetentionDays"), config.integer(p + "dayRetentionDays")), registry);
     }
     MemoryStorage memory = new MemoryStorage(new MemoryStorageConfig(config.integer("storage.memory.maxPartials"),
         config.integer("storage.memory.minuteRetentionMinutes"), config.integer("storage.memory.hourRetentionHours"),

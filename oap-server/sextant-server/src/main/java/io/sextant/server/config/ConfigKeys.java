@@ -54,6 +54,8 @@ public final class ConfigKeys {
       integer("storage.elasticsearch.shards", 1, 1, 100, "primary shards per index (few: avoid shard sprawl)"),
       integer("storage.elasticsearch.replicas", 0, 0, 10, "replicas per index"),
       integer("storage.elasticsearch.requestTimeoutMillis", 30_000, 100, 600_000, "connect and socket timeout"),
+      integer("storage.elasticsearch.bulkActions", 2000, 1, 100_000, "documents per _bulk request"),
+      integer("storage.elasticsearch.bulkConcurrency", 2, 1, 64, "_bulk requests in flight at once"),
       integer("storage.elasticsearch.minuteRetentionDays", 2, 1, 3650, "days of minute metrics and topology kept"),
       integer("storage.elasticsearch.hourRetentionDays", 15, 1, 3650, "days of hour metrics kept"),
       integer("storage.elasticsearch.dayRetentionDays", 90, 1, 36500, "days of day metrics kept"),

@@ -8,6 +8,7 @@ import io.sextant.api.storage.EdgeScope;
 import io.sextant.api.storage.EndpointMeta;
 import io.sextant.api.storage.InstanceMeta;
 import io.sextant.api.storage.MetricPartial;
+import io.sextant.api.storage.PartialRow;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.time.Step;
@@ -42,9 +43,35 @@ public abstract class StorageComplianceTest {
     storage.close();
   }
 
-  private static MetricPartial partial(String metric, String entity, Step step, long bucket, String writer, long seq,
+  /** A row of one metric, its group named after it. */
+  private static PartialRow partial(String metric, String entity, Step step, long bucket, String writer, long seq,
       long count, byte[] sketch) {
-    return new MetricPartial(metric, entity, step, bucket, writer, seq, new long[] {count, 2 * count, 0}, sketch);
+    return new PartialRow(metric, entity, step, bucket, writer, seq,
+        List.of(new PartialRow.Cell(metric, new long[] {count, 2 * count, 0}, sketch)));
+  }
+
+  @Test
+  void aRowIsReadBackMetricByMetric() throws Exception {
+    byte[] sketch = {9, 8, 7};
+    PartialRow row = new PartialRow("CALL_SERVICE", "YQ==.1", Step.MINUTE, 202611221000L, "c1", 3, List.of(
+        new PartialRow.Cell("service_cpm", new long[] {10, 0, 0}, null),
+        new PartialRow.Cell("service_percentile", new long[] {10, 0, 0}, sketch),
+        new PartialRow.Cell("service_sla", new long[] {10, 9, 0}, null)));
+    PartialRow other = new PartialRow("CALL_SERVICE", "Yg==.1", Step.MINUTE, 202611221000L, "c1", 4, List.of(
+        new PartialRow.Cell("service_cpm", new long[] {4, 0, 0}, null)));
+    storage.metrics().write(List.of(row, other));
+    awaitWrites();
+    assertThat(storage.metrics().read("service_sla", null, Step.MINUTE, 202611221000L, 202611221000L))
+        .singleElement().satisfies(p -> {
+          assertThat(p.metric()).isEqualTo("service_sla");
+          assertThat(p.entityId()).isEqualTo("YQ==.1");
+          assertThat(p.values()).containsExactly(10, 9, 0);
+          assertThat(p.sequence()).isEqualTo(3);
+        });
+    assertThat(storage.metrics().read("service_percentile", List.of("YQ==.1"), Step.MINUTE, 202611221000L, 202611221000L))
+        .singleElement().satisfies(p -> assertThat(p.sketch()).containsExactly(sketch));
+    assertThat(storage.metrics().read("service_cpm", null, Step.MINUTE, 202611221000L, 202611221000L))
+        .extracting(p -> p.entityId() + "=" + p.values()[0]).containsExactlyInAnyOrder("YQ==.1=10", "Yg==.1=4");
   }
 
   @Test

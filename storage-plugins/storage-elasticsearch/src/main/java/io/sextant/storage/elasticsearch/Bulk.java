@@ -4,40 +4,174 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch.core.BulkResponse;
 import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
 import co.elastic.clients.elasticsearch.core.bulk.BulkResponseItem;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Indexes documents by id in {@code _bulk} requests of bounded size; any failed item fails the call. */
-final class Bulk {
-  private static final int MAX_OPERATIONS = 5_000;
+/**
+ * Indexes documents by id in {@code _bulk} requests of at most {@code maxActions} documents, at
+ * most {@code concurrency} at a time. Documents Elasticsearch pushes back (429, 5xx) are resent
+ * with backoff a few times; if they still fail, or the request itself fails, the call throws and
+ * the caller retries everything later (ids are deterministic, so that is idempotent). Documents
+ * refused for good (4xx: a bug, not a state of the cluster) are dropped, counted and logged, so
+ * that one bad document cannot hold back all others forever.
+ */
+final class Bulk implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Bulk.class);
+  private static final int MAX_ATTEMPTS = 4;
+  private static final long FIRST_BACKOFF_MILLIS = 200;
 
-  private Bulk() {}
+  private final ElasticsearchClient client;
+  private final int maxActions;
+  private final ExecutorService senders;
+  private final MeterRegistry registry;
+  private final Timer latency;
+  private final Counter retries;
+  private final Counter rejected;
+  private final Counter failedRequests;
 
   record Doc(String index, String id, Map<String, Object> source) {}
 
-  static void index(ElasticsearchClient client, List<Doc> docs) {
-    for (int from = 0; from < docs.size(); from += MAX_OPERATIONS) {
-      List<BulkOperation> ops = new ArrayList<>();
-      for (Doc d : docs.subList(from, Math.min(docs.size(), from + MAX_OPERATIONS))) {
-        ops.add(BulkOperation.of(o -> o.index(i -> i.index(d.index()).id(d.id()).document(d.source()))));
+  Bulk(ElasticsearchClient client, int maxActions, int concurrency, MeterRegistry registry) {
+    this.client = client;
+    this.maxActions = maxActions;
+    this.senders = concurrency <= 1 ? null : Executors.newFixedThreadPool(concurrency, r -> {
+      Thread t = new Thread(r, "sextant-es-bulk");
+      t.setDaemon(true);
+      return t;
+    });
+    this.registry = registry;
+    this.latency = Timer.builder("sextant_es_bulk_duration").description("one _bulk request, including its retries")
+        .publishPercentiles(0.5, 0.95, 0.99).publishPercentileHistogram().register(registry);
+    this.retries = Counter.builder("sextant_es_bulk_retries")
+        .description("documents resent because Elasticsearch pushed back (429/5xx)").register(registry);
+    this.rejected = Counter.builder("sextant_es_documents_rejected")
+        .description("documents Elasticsearch refused for good (4xx); dropped").register(registry);
+    this.failedRequests = Counter.builder("sextant_es_bulk_failures")
+        .description("_bulk requests that failed (unreachable, timeout, still pushed back); retried later")
+        .register(registry);
+  }
+
+  /** Indexes every document or throws; {@code kind} labels the written-documents counter. */
+  void index(String kind, List<Doc> docs) {
+    Counter written = Counter.builder("sextant_es_documents_written").tag("kind", kind)
+        .description("documents indexed").register(registry);
+    if (senders == null || docs.size() <= maxActions) {
+      for (int from = 0; from < docs.size(); from += maxActions) {
+        send(docs.subList(from, Math.min(docs.size(), from + maxActions)), written);
       }
-      BulkResponse r;
+      return;
+    }
+    List<Future<?>> sent = new ArrayList<>();
+    for (int from = 0; from < docs.size(); from += maxActions) {
+      List<Doc> chunk = docs.subList(from, Math.min(docs.size(), from + maxActions));
+      sent.add(senders.submit(() -> send(chunk, written)));
+    }
+    RuntimeException failure = null;
+    for (Future<?> f : sent) {
       try {
-        r = client.bulk(b -> b.operations(ops));
-      } catch (IOException e) {
-        throw new UncheckedIOException("bulk request failed", e);
+        f.get();
+      } catch (ExecutionException e) {
+        failure = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while indexing", e);
       }
-      if (r.errors()) {
-        for (BulkResponseItem item : r.items()) {
-          if (item.error() != null) {
-            // The writes are idempotent: the caller retries the whole batch.
-            throw new IllegalStateException("bulk item failed (" + item.status() + "): " + item.error().reason());
-          }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private void send(List<Doc> docs, Counter written) {
+    long started = System.nanoTime();
+    try {
+      List<Doc> todo = docs;
+      for (int attempt = 1; ; attempt++) {
+        List<Doc> pushedBack = sendOnce(todo, written);
+        if (pushedBack.isEmpty()) {
+          return;
         }
+        if (attempt == MAX_ATTEMPTS) {
+          throw new IllegalStateException(pushedBack.size() + " documents still pushed back after "
+              + MAX_ATTEMPTS + " attempts");
+        }
+        retries.increment(pushedBack.size());
+        sleep(FIRST_BACKOFF_MILLIS << (2 * (attempt - 1)));
+        todo = pushedBack;
       }
+    } catch (RuntimeException e) {
+      failedRequests.increment();
+      throw e;
+    } finally {
+      latency.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /** Sends one request; returns the documents to resend. */
+  private List<Doc> sendOnce(List<Doc> docs, Counter written) {
+    List<BulkOperation> ops = new ArrayList<>(docs.size());
+    for (Doc d : docs) {
+      ops.add(BulkOperation.of(o -> o.index(i -> i.index(d.index()).id(d.id()).document(d.source()))));
+    }
+    BulkResponse r;
+    try {
+      r = client.bulk(b -> b.operations(ops));
+    } catch (IOException e) {
+      throw new UncheckedIOException("bulk request failed", e);
+    }
+    if (!r.errors()) {
+      written.increment(docs.size());
+      return List.of();
+    }
+    List<Doc> again = new ArrayList<>();
+    List<BulkResponseItem> items = r.items();
+    BulkResponseItem firstRefused = null;
+    int refused = 0;
+    for (int i = 0; i < items.size(); i++) {
+      BulkResponseItem item = items.get(i);
+      if (item.error() == null) {
+        written.increment();
+      } else if (item.status() == 429 || item.status() >= 500) {
+        again.add(docs.get(i));
+      } else {
+        refused++;
+        firstRefused = firstRefused == null ? item : firstRefused;
+      }
+    }
+    if (refused > 0) {
+      rejected.increment(refused);
+      LOG.error("Elasticsearch refused {} documents for good, dropped; the first, {} in {} ({}): {}", refused,
+          firstRefused.id(), firstRefused.index(), firstRefused.status(), firstRefused.error().reason());
+    }
+    return again;
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while backing off", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (senders != null) {
+      senders.shutdownNow();
     }
   }
 }

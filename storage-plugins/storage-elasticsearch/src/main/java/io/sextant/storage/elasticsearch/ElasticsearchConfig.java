@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * Connection and layout settings. {@code hosts} are {@code host:port}; credentials are either
  * username/password or an API key (empty when unused); {@code trustStorePath} (PKCS#12) turns on
- * TLS. Shards and replicas apply to every index Sextant creates.
+ * TLS. Shards and replicas apply to every index Sextant creates. Writes go in {@code _bulk}
+ * requests of at most {@code bulkActions} documents, {@code bulkConcurrency} at a time.
  */
 public record ElasticsearchConfig(
     List<String> hosts,
@@ -19,6 +20,8 @@ public record ElasticsearchConfig(
     int shards,
     int replicas,
     int requestTimeoutMillis,
+    int bulkActions,
+    int bulkConcurrency,
     int minuteRetentionDays,
     int hourRetentionDays,
     int dayRetentionDays) {}

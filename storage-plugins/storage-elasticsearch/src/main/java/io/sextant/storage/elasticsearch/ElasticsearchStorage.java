@@ -4,6 +4,7 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch.cluster.HealthResponse;
 import co.elastic.clients.json.jackson.JacksonJsonpMapper;
 import co.elastic.clients.transport.rest_client.RestClientTransport;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.sextant.api.component.CheckResult;
 import io.sextant.api.storage.MetadataStore;
 import io.sextant.api.storage.MetricsStore;
@@ -41,14 +42,17 @@ public final class ElasticsearchStorage implements StorageComponent {
   private final ElasticsearchConfig config;
   private final Indices indices;
   private final String writerId = UUID.randomUUID().toString();
+  private final MeterRegistry registry;
   private RestClient rest;
+  private Bulk bulk;
   private ElasticsearchClient client;
   private EsMetricsStore metrics;
   private EsTopologyStore topology;
   private EsMetadataStore metadata;
 
-  public ElasticsearchStorage(ElasticsearchConfig config) {
+  public ElasticsearchStorage(ElasticsearchConfig config, MeterRegistry registry) {
     this.config = config;
+    this.registry = registry;
     this.indices = new Indices(config.indexPrefix());
   }
 
@@ -60,9 +64,10 @@ public final class ElasticsearchStorage implements StorageComponent {
     rest = restClient();
     client = new ElasticsearchClient(new RestClientTransport(rest, new JacksonJsonpMapper()));
     putTemplates();
-    metrics = new EsMetricsStore(client, indices);
-    topology = new EsTopologyStore(client, indices);
-    metadata = new EsMetadataStore(client, indices, writerId);
+    bulk = new Bulk(client, config.bulkActions(), config.bulkConcurrency(), registry);
+    metrics = new EsMetricsStore(client, bulk, indices);
+    topology = new EsTopologyStore(client, bulk, indices);
+    metadata = new EsMetadataStore(client, bulk, indices, writerId);
   }
 
   private RestClient restClient() {
@@ -110,9 +115,10 @@ public final class ElasticsearchStorage implements StorageComponent {
         + ",\"refresh_interval\":\"1s\"}";
     template("metrics", indices.prefix() + "-metrics-*", settings, """
         {"dynamic":"strict","properties":{
-          "metric":{"type":"keyword"},"entity":{"type":"keyword"},"step":{"type":"keyword"},
+          "entity":{"type":"keyword"},"step":{"type":"keyword"},
           "bucket":{"type":"long"},"writer":{"type":"keyword"},"seq":{"type":"long"},
-          "v":{"type":"long","index":false},"sketch":{"type":"binary"},"pid":{"type":"keyword"}}}""");
+          "group":{"type":"keyword"},"metrics":{"type":"keyword"},"rid":{"type":"keyword"},
+          "states":{"type":"object","enabled":false}}}""");
     template("topology", indices.prefix() + "-topology-*", settings, """
         {"dynamic":"strict","properties":{
           "key":{"type":"keyword"},"scope":{"type":"keyword"},"minute":{"type":"long"}}}""");
@@ -203,6 +209,7 @@ public final class ElasticsearchStorage implements StorageComponent {
   @Override
   public synchronized void close() {
     if (rest != null) {
+      bulk.close();
       try {
         rest.close();
       } catch (IOException e) {

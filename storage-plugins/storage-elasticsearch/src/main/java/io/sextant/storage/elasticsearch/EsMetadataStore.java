@@ -29,12 +29,14 @@ final class EsMetadataStore implements MetadataStore {
   private static final int MAX_CACHED = 200_000;
   private static final ObjectMapper JSON = new ObjectMapper();
   private final ElasticsearchClient client;
+  private final Bulk bulk;
   private final Indices indices;
   private final String writer;
   private final ConcurrentHashMap<String, Map<String, Object>> written = new ConcurrentHashMap<>();
 
-  EsMetadataStore(ElasticsearchClient client, Indices indices, String writer) {
+  EsMetadataStore(ElasticsearchClient client, Bulk bulk, Indices indices, String writer) {
     this.client = client;
+    this.bulk = bulk;
     this.indices = indices;
     this.writer = writer;
   }
@@ -89,13 +91,13 @@ final class EsMetadataStore implements MetadataStore {
     if (written.size() > MAX_CACHED) {
       written.clear(); // only costs a narrower document for the rest of the day; reads still merge
     }
-    List<Bulk.Doc> bulk = new ArrayList<>();
+    List<Bulk.Doc> out = new ArrayList<>();
     for (Map<String, Object> d : docs) {
       String docId = (String) d.get("docId");
       Map<String, Object> merged = written.merge(docId, d, EsMetadataStore::merge);
-      bulk.add(new Bulk.Doc(indices.metadata(), docId, merged));
+      out.add(new Bulk.Doc(indices.metadata(), docId, merged));
     }
-    Bulk.index(client, bulk);
+    bulk.index("metadata", out);
   }
 
   /** Merges two documents of one entity: widest seen range, union of layers and attributes. */

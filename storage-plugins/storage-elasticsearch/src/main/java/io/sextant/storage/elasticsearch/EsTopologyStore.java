@@ -22,10 +22,12 @@ final class EsTopologyStore implements TopologyStore {
   /** Distinct edges one query returns at most. */
   private static final int MAX_EDGES = 65_536;
   private final ElasticsearchClient client;
+  private final Bulk bulk;
   private final Indices indices;
 
-  EsTopologyStore(ElasticsearchClient client, Indices indices) {
+  EsTopologyStore(ElasticsearchClient client, Bulk bulk, Indices indices) {
     this.client = client;
+    this.bulk = bulk;
     this.indices = indices;
   }
 
@@ -46,7 +48,7 @@ final class EsTopologyStore implements TopologyStore {
       docs.add(new Bulk.Doc(indices.topology(minuteBucket), key + "|" + minuteBucket,
           Map.of("key", key, "scope", e.scope().name(), "minute", minuteBucket)));
     }
-    Bulk.index(client, docs);
+    bulk.index("topology", docs);
   }
 
   @Override

@@ -21,6 +21,13 @@ final class Search {
   @SuppressWarnings({"unchecked", "rawtypes"})
   static void all(ElasticsearchClient client, String index, List<Query> filters, String uniqueField,
       Consumer<Map<String, Object>> each) {
+    all(client, index, filters, List.of(), uniqueField, each);
+  }
+
+  /** As above, fetching only {@code fields} of each document's source (all when empty). */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  static void all(ElasticsearchClient client, String index, List<Query> filters, List<String> fields,
+      String uniqueField, Consumer<Map<String, Object>> each) {
     List<FieldValue> after = null;
     try {
       while (true) {
@@ -29,6 +36,9 @@ final class Search {
           s.index(index).ignoreUnavailable(true).allowNoIndices(true)
               .query(q -> q.bool(b -> b.filter(filters))).size(PAGE)
               .sort(o -> o.field(f -> f.field(uniqueField).order(SortOrder.Asc)));
+          if (!fields.isEmpty()) {
+            s.source(src -> src.filter(f -> f.includes(fields)));
+          }
           if (searchAfter != null) {
             s.searchAfter(searchAfter);
           }

@@ -1,10 +1,17 @@
 package io.sextant.storage.elasticsearch;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sextant.api.storage.PartialRow;
 import io.sextant.api.storage.StorageComponent;
+import io.sextant.api.time.Step;
 import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
 import io.sextant.testkit.storage.StorageComplianceTest;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The storage contract, held against a real Elasticsearch server; each test gets its own indices. */
@@ -12,15 +19,18 @@ class ElasticsearchStorageComplianceIT extends StorageComplianceTest {
   @RegisterExtension
   static final ElasticsearchExtension ES = new ElasticsearchExtension();
   private static final AtomicInteger TESTS = new AtomicInteger();
+  private static final int BULK_ACTIONS = 500;
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private ElasticsearchStorage es;
 
   static ElasticsearchConfig config(String hostAndPort, String prefix) {
-    return new ElasticsearchConfig(List.of(hostAndPort), false, "", "", "", "", "", prefix, 1, 0, 30_000, 2, 15, 90);
+    return new ElasticsearchConfig(List.of(hostAndPort), false, "", "", "", "", "", prefix, 1, 0, 30_000,
+        BULK_ACTIONS, 2, 2, 15, 90);
   }
 
   @Override
   protected StorageComponent newStorage() {
-    es = new ElasticsearchStorage(config(ES.hostAndPort(), "t" + TESTS.incrementAndGet()));
+    es = new ElasticsearchStorage(config(ES.hostAndPort(), "t" + TESTS.incrementAndGet()), registry);
     es.start();
     return es;
   }
@@ -28,5 +38,25 @@ class ElasticsearchStorageComplianceIT extends StorageComplianceTest {
   @Override
   protected void awaitWrites() {
     es.refresh();
+  }
+
+  @Test
+  void manyRowsGoInConcurrentBulkRequestsAndAreCounted() {
+    List<PartialRow> rows = new ArrayList<>();
+    for (int i = 0; i < 2_345; i++) {
+      rows.add(new PartialRow("CALL_ENDPOINT", "YQ==.1_" + i, Step.MINUTE, 202611221000L + i % 3, "c1", i,
+          List.of(new PartialRow.Cell("endpoint_cpm", new long[] {i, 0, 0}, null),
+              new PartialRow.Cell("endpoint_sla", new long[] {i, i / 2, 0}, null))));
+    }
+    es.metrics().write(rows);
+    es.refresh();
+
+    var read = es.metrics().read("endpoint_sla", null, Step.MINUTE, 202611221000L, 202611221002L);
+    assertThat(read).hasSize(2_345);
+    assertThat(read.stream().mapToLong(p -> p.values()[1]).sum()).isEqualTo(rows.stream()
+        .mapToLong(r -> r.cells().get(1).values()[1]).sum());
+    assertThat(registry.get("sextant_es_documents_written").tag("kind", "metrics").counter().count()).isEqualTo(2_345);
+    assertThat(registry.get("sextant_es_bulk_duration").timer().count()).isEqualTo(5); // ceil(2345 / 500)
+    assertThat(registry.get("sextant_es_bulk_failures").counter().count()).isZero();
   }
 }

@@ -2,6 +2,7 @@ package io.sextant.storage.memory;
 
 import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.storage.MetricsStore;
+import io.sextant.api.storage.PartialRow;
 import io.sextant.api.time.Step;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,17 +31,23 @@ final class MemoryMetricsStore implements MetricsStore {
   }
 
   @Override
-  public void write(List<MetricPartial> partials) {
-    for (MetricPartial p : partials) {
-      Series series = byMetric
-          .computeIfAbsent(p.metric(), m -> new ConcurrentHashMap<>())
-          .computeIfAbsent(new SeriesKey(p.entityId(), p.step()), k -> new Series());
-      if (series.put(p)) {
-        size.incrementAndGet();
+  public void write(List<PartialRow> rows) {
+    for (PartialRow row : rows) {
+      for (MetricPartial p : row.partials()) {
+        put(p);
       }
     }
     if (size.get() > maxPartials) {
       evictOldest();
+    }
+  }
+
+  private void put(MetricPartial p) {
+    Series series = byMetric
+        .computeIfAbsent(p.metric(), m -> new ConcurrentHashMap<>())
+        .computeIfAbsent(new SeriesKey(p.entityId(), p.step()), k -> new Series());
+    if (series.put(p)) {
+      size.incrementAndGet();
     }
   }
 

@@ -6,6 +6,7 @@ import io.sextant.api.model.DetectPoint;
 import io.sextant.api.storage.Edge;
 import io.sextant.api.storage.EdgeScope;
 import io.sextant.api.storage.MetricPartial;
+import io.sextant.api.storage.PartialRow;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.time.Step;
 import java.util.ArrayList;
@@ -14,8 +15,9 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class MemoryStorageTest {
-  private static MetricPartial partial(long bucket, String writer, long seq, long count) {
-    return new MetricPartial("service_cpm", "YQ==.1", Step.MINUTE, bucket, writer, seq, new long[] {count, 0, 0}, null);
+  private static PartialRow partial(long bucket, String writer, long seq, long count) {
+    return new PartialRow("CALL_SERVICE", "YQ==.1", Step.MINUTE, bucket, writer, seq,
+        List.of(new PartialRow.Cell("service_cpm", new long[] {count, 0, 0}, null)));
   }
 
   @Test
@@ -31,7 +33,7 @@ class MemoryStorageTest {
   @Test
   void overTheBoundTheOldestBucketsAreEvictedAndCounted() {
     MemoryStorage s = new MemoryStorage(new MemoryStorageConfig(1000));
-    List<MetricPartial> batch = new ArrayList<>();
+    List<PartialRow> batch = new ArrayList<>();
     for (int minute = 0; minute < 20; minute++) {
       for (int writer = 0; writer < 100; writer++) {
         batch.add(partial(202611221000L + minute, "c" + writer, 1, 1));

@@ -1,0 +1,134 @@
+package io.sextant.core.flush;
+
+import io.sextant.api.storage.Edge;
+import io.sextant.api.storage.EndpointMeta;
+import io.sextant.api.storage.InstanceMeta;
+import io.sextant.api.storage.PartialRow;
+import io.sextant.api.storage.ServiceMeta;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What waits for storage: the latest version of each partial row, and the metadata and edges not
+ * yet written. A newer version of a row replaces the waiting one, so while storage is slow or away
+ * this holds at most one version of each open row. Past {@code maxRows} the oldest rows are
+ * dropped, past {@code maxMetadata} new metadata is; both are counted. Not thread-safe: the
+ * flusher guards it.
+ */
+final class PendingWrites {
+  private final int maxRows;
+  private final int maxMetadata;
+  private Batch waiting = new Batch();
+  private long droppedRows;
+  private long droppedMetadata;
+
+  PendingWrites(int maxRows, int maxMetadata) {
+    this.maxRows = maxRows;
+    this.maxMetadata = maxMetadata;
+  }
+
+  /** Everything waiting, to be written together; afterwards nothing waits. */
+  Batch take() {
+    Batch b = waiting;
+    waiting = new Batch();
+    return b;
+  }
+
+  /**
+   * Puts a batch that could not be written back, in front of what arrived since: versions that
+   * arrived meanwhile are newer and win.
+   */
+  void restore(Batch failed) {
+    Batch newer = waiting;
+    waiting = failed;
+    newer.rows.values().forEach(this::row);
+    newer.services.values().forEach(this::service);
+    newer.instances.values().forEach(this::instance);
+    newer.endpoints.values().forEach(this::endpoint);
+    newer.edges.forEach((minute, edges) -> edges.forEach(e -> edge(minute, e)));
+  }
+
+  /** Adds a row, replacing its older version. */
+  void row(PartialRow row) {
+    waiting.rows.remove(row.id()); // the newest versions go last in eviction order
+    waiting.rows.put(row.id(), row);
+    var oldest = waiting.rows.values().iterator();
+    while (waiting.rows.size() > maxRows) {
+      oldest.next();
+      oldest.remove();
+      droppedRows++;
+    }
+  }
+
+  void service(ServiceMeta m) {
+    String key = m.id() + "|" + m.layers();
+    if (room(waiting.services.containsKey(key))) {
+      waiting.services.merge(key, m, (a, b) -> new ServiceMeta(a.id(), a.name(), a.normal(), a.layers(),
+          Math.min(a.firstSeen(), b.firstSeen()), Math.max(a.lastSeen(), b.lastSeen())));
+    }
+  }
+
+  void instance(InstanceMeta m) {
+    if (room(waiting.instances.containsKey(m.id()))) {
+      waiting.instances.merge(m.id(), m, (a, b) -> new InstanceMeta(a.id(), a.serviceId(), a.name(), a.layer(),
+          b.attributes(), Math.min(a.firstSeen(), b.firstSeen()), Math.max(a.lastSeen(), b.lastSeen())));
+    }
+  }
+
+  void endpoint(EndpointMeta m) {
+    if (room(waiting.endpoints.containsKey(m.id()))) {
+      waiting.endpoints.merge(m.id(), m, (a, b) -> new EndpointMeta(a.id(), a.serviceId(), a.name(),
+          Math.min(a.firstSeen(), b.firstSeen()), Math.max(a.lastSeen(), b.lastSeen())));
+    }
+  }
+
+  void edge(long minute, Edge e) {
+    Set<Edge> edges = waiting.edges.get(minute);
+    if (room(edges != null && edges.contains(e))) {
+      waiting.edges.computeIfAbsent(minute, m -> new HashSet<>()).add(e);
+    }
+  }
+
+  private boolean room(boolean present) {
+    if (present || waiting.metadataCount < maxMetadata) {
+      waiting.metadataCount += present ? 0 : 1;
+      return true;
+    }
+    droppedMetadata++;
+    return false;
+  }
+
+  int rowCount() {
+    return waiting.rows.size();
+  }
+
+  long droppedRows() {
+    return droppedRows;
+  }
+
+  long droppedMetadata() {
+    return droppedMetadata;
+  }
+
+  /** A set of writes taken together. */
+  static final class Batch {
+    final LinkedHashMap<String, PartialRow> rows = new LinkedHashMap<>();
+    final Map<String, ServiceMeta> services = new LinkedHashMap<>();
+    final Map<String, InstanceMeta> instances = new LinkedHashMap<>();
+    final Map<String, EndpointMeta> endpoints = new LinkedHashMap<>();
+    final Map<Long, Set<Edge>> edges = new HashMap<>();
+    private int metadataCount;
+
+    boolean isEmpty() {
+      return rows.isEmpty() && metadataCount == 0;
+    }
+
+    List<PartialRow> rowList() {
+      return List.copyOf(rows.values());
+    }
+  }
+}
