@@ -251,6 +251,12 @@ final class AlsTraffic {
       this.rnd = sampler.random();
     }
 
+    /** Replays past minutes, as {@link CallSampler#backfill}. */
+    Stream backfill(int minutes, long startMillis, long durationMillis) {
+      sampler.backfill(minutes, startMillis, durationMillis);
+      return this;
+    }
+
     /** The stream's first message: Envoy sends its identifier once, on the first message. */
     StreamAccessLogsMessage withIdentifier(StreamAccessLogsMessage m) {
       return m.toBuilder().setIdentifier(self.identifier).build();

@@ -16,6 +16,10 @@ final class CallSampler {
   private final double tcpRatio;
   private final double errorRatio;
   private final SplittableRandom rnd;
+  /** Calls end up to this many minutes before "now" (0: just before now); see {@link #backfill}. */
+  private int backfillMinutes;
+  private long backfillStartMillis;
+  private long backfillDurationMillis;
 
   Edge edge;
   /** Null when the caller is outside the mesh (no client-side report). */
@@ -43,6 +47,28 @@ final class CallSampler {
     this.tcpRatio = topology.tcpEdges.isEmpty() ? 0 : tcpRatio;
     this.errorRatio = errorRatio;
     this.rnd = new SplittableRandom(seed);
+  }
+
+  /**
+   * Replays the last {@code minutes} minutes during a run of {@code durationMillis} from {@code
+   * startMillis}: calls are shifted back by whole minutes, from {@code minutes - 1} at the start
+   * down to 0 at the end, so an hour of history exists without waiting an hour and each past
+   * minute is sent in one burst, as a collector catching up would (minutes are not revisited, so
+   * each gets few partials). 0 turns it off (and draws exactly the same calls as before).
+   */
+  CallSampler backfill(int minutes, long startMillis, long durationMillis) {
+    if (minutes < 0) {
+      throw new IllegalArgumentException("backfill minutes must be >= 0, got " + minutes);
+    }
+    this.backfillMinutes = minutes;
+    this.backfillStartMillis = startMillis;
+    this.backfillDurationMillis = Math.max(1, durationMillis);
+    return this;
+  }
+
+  private long backfillShiftMillis(long nowMillis) {
+    long progress = Math.max(0, nowMillis - backfillStartMillis) * backfillMinutes / backfillDurationMillis;
+    return Math.max(0, backfillMinutes - 1 - progress) * 60_000L;
   }
 
   boolean isTcp() {
@@ -112,7 +138,8 @@ final class CallSampler {
     serverLatencyMillis = (int) Math.max(0, Math.min(60_000, Math.round(latency)));
     // The client side also sees the network and both sidecars.
     clientLatencyMillis = serverLatencyMillis + 1 + rnd.nextInt(3);
-    clientStartMillis = nowMillis - clientLatencyMillis - rnd.nextInt(200);
+    long endMillis = backfillMinutes > 0 ? nowMillis - backfillShiftMillis(nowMillis) : nowMillis;
+    clientStartMillis = endMillis - clientLatencyMillis - rnd.nextInt(200);
     serverStartMillis = clientStartMillis + (clientLatencyMillis - serverLatencyMillis) / 2;
     clientRequestNanos = sidecarNanos(120_000);
     clientResponseNanos = sidecarNanos(60_000);

@@ -138,6 +138,12 @@ public final class LoadGenerator {
     System.out.println("target " + target + (inprocess ? " (in-process server)" : "") + ", metrics http://"
         + httpAddress + "/metrics" + (serverPid > 0 ? ", server pid " + serverPid : ""));
     System.out.println("topology " + topology.describe());
+    int backfill = o.integer("backfill-minutes");
+    long runStart = System.currentTimeMillis();
+    if (backfill > 0) {
+      System.out.println("backfill: replaying the last " + backfill + " minutes in order over the run, from "
+          + (backfill - 1) + " minutes back to now");
+    }
 
     Runnable rebuild;
     List<AlsTraffic.Stream> alsStreams = new ArrayList<>();
@@ -154,12 +160,14 @@ public final class LoadGenerator {
         System.out.println("note: Envoy flushes several access-log entries per message; --batch=10 is closer to a real proxy");
       }
       for (int i = 0; i < streams; i++) {
-        alsStreams.add(traffic.stream(i, o.ratio("error-ratio"), o.longValue("seed")));
+        alsStreams.add(traffic.stream(i, o.ratio("error-ratio"), o.longValue("seed"))
+            .backfill(backfill, runStart, durationSeconds * 1000L));
       }
       int perStream = Math.max(2 * batch, (poolRecords + streams - 1) / streams);
       rebuild = () -> rebuildAlsPools(alsStreams, perStream, batch);
     } else {
-      CallSampler sampler = new CallSampler(topology, o.ratio("tcp-ratio"), o.ratio("error-ratio"), o.longValue("seed"));
+      CallSampler sampler = new CallSampler(topology, o.ratio("tcp-ratio"), o.ratio("error-ratio"), o.longValue("seed"))
+          .backfill(backfill, runStart, durationSeconds * 1000L);
       rebuild = () -> rebuildPool(sampler, poolRecords, batch);
     }
     rebuild.run();

@@ -28,6 +28,8 @@ final class LoadOptions {
     opt("inprocess", "false", "start a Sextant server (memory store, free ports) inside this JVM");
     opt("verify", "true", "wait for the server to account for every record sent; exit 1 if it does not");
     opt("seed", "42", "seed of the topology and the traffic");
+    opt("backfill-minutes", "0", "replay the last N minutes during the run, in order: calls start N-1 minutes"
+        + " back and end at now, so an hour of history exists after one run (0: off)");
     opt("pool", "8192", "records pre-built per pool (a fresh pool is built every second; als: split over"
         + " the streams)");
     opt("window", "64", "messages a stream may have queued in the client before waiting for onReady");
@@ -89,6 +91,10 @@ final class LoadOptions {
     }
     if (!string("protocol").equals("mesh") && !string("protocol").equals("als")) {
       throw new IllegalArgumentException("--protocol must be mesh or als");
+    }
+    if (integer("backfill-minutes") < 0 || integer("backfill-minutes") > 1439) {
+      throw new IllegalArgumentException("--backfill-minutes must be within 0..1439 (the server refuses records older"
+          + " than core.maxLateMinutes, 1440 by default)");
     }
   }
 

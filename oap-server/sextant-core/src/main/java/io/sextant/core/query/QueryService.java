@@ -112,14 +112,18 @@ public final class QueryService implements SeriesSource {
       typeOf.computeIfAbsent(e.destId(), k -> new LinkedHashSet<>()).add(e.component());
       typeOf.computeIfAbsent(e.sourceId(), k -> new LinkedHashSet<>());
     }
+    // One metadata read for all nodes: a store round trip per node would dominate the query.
+    Map<String, ServiceMeta> known = new HashMap<>();
+    if (!typeOf.isEmpty()) {
+      storage.metadata().services().forEach(m -> known.put(m.id(), m));
+    }
     List<Node> nodes = new ArrayList<>();
-    typeOf.forEach((id, types) -> nodes.add(serviceNode(id, types)));
+    typeOf.forEach((id, types) -> nodes.add(serviceNode(id, types, Optional.ofNullable(known.get(id)))));
     nodes.sort(Comparator.comparing(Node::name));
     return new Topology(nodes, calls.values().stream().map(CallBuilder::build).toList());
   }
 
-  private Node serviceNode(String id, Set<String> types) {
-    Optional<ServiceMeta> meta = service(id);
+  private static Node serviceNode(String id, Set<String> types, Optional<ServiceMeta> meta) {
     String name = meta.map(ServiceMeta::name).orElseGet(() -> EntityIds.parseServiceId(id).name());
     boolean real = meta.map(ServiceMeta::normal).orElseGet(() -> EntityIds.parseServiceId(id).normal());
     List<String> layers = meta.map(m -> List.copyOf(m.layers())).orElse(List.of());

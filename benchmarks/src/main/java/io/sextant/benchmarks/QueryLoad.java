@@ -1,0 +1,695 @@
+package io.sextant.benchmarks;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.HdrHistogram.Histogram;
+
+/**
+ * GraphQL query latency against a running Sextant server, with the queries SkyWalking's UI sends
+ * for a mesh dashboard over the last {@code --minutes} minutes (step MINUTE):
+ *
+ * <ul>
+ *   <li>{@code topology}: {@code getServicesTopology} over every service of {@code --layer}, with
+ *       the selection set of the UI's topology view;
+ *   <li>{@code expression}: {@code execExpression} of {@code service_cpm}, {@code
+ *       service_percentile{p='50,75,90,95,99'}} and {@code service_resp_time}, cycling over the
+ *       services of the layer.
+ * </ul>
+ *
+ * <p>{@code --concurrency} client threads send requests back to back (one HTTP/1.1 client, so one
+ * connection per busy thread), the kinds interleaved. Requests that start during {@code --warmup}
+ * are checked but not measured. Every answer must be HTTP 200 without a top-level {@code errors}
+ * entry (an expression answer must also have no {@code error}, a topology answer at least one node);
+ * latencies of good answers go into one HdrHistogram per kind. Durations are written in the
+ * server's time zone and clock ({@code getTimeInfo}).
+ *
+ * <p>Run with {@code --help} for the options. Exit status: 0 if every request succeeded, 1 if any
+ * failed, 2 on bad options, an unreachable server or a layer without services.
+ */
+public final class QueryLoad {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The UI's topology query (topology.graphqls, SkyWalking 10.1). */
+  static final String TOPOLOGY_QUERY = "query queryServicesTopo($ids: [ID!]!, $duration: Duration!) {"
+      + " topology: getServicesTopology(serviceIds: $ids, duration: $duration) {"
+      + " nodes { id name type isReal layers }"
+      + " calls { id source target detectPoints sourceComponents targetComponents } } }";
+
+  /** One MQE expression for one entity (metrics-v3.graphqls). */
+  static final String EXPRESSION_QUERY = "query queryExpression($expression: String!, $entity: Entity!,"
+      + " $duration: Duration!) {"
+      + " result: execExpression(expression: $expression, entity: $entity, duration: $duration) {"
+      + " type error results { metric { labels { key value } } values { id value traceID } } } }";
+
+  static final List<String> EXPRESSIONS = List.of(
+      "service_cpm", "service_percentile{p='50,75,90,95,99'}", "service_resp_time");
+
+  private final Options o;
+  private final HttpClient client;
+  private final URI endpoint;
+  private final Duration timeout;
+  private ZoneId zone;
+  private DateTimeFormatter minuteFormat;
+  /** Server clock minus ours, from getTimeInfo. */
+  private long clockSkewMillis;
+  private final List<Kind> kinds = new ArrayList<>();
+  private Kind topology;
+  private final List<Kind> expressionKinds = new ArrayList<>();
+  private List<Service> services;
+  private List<String> serviceIds;
+  private final AtomicLong sequence = new AtomicLong();
+  private final AtomicLong done = new AtomicLong();
+  private final AtomicLong failed = new AtomicLong();
+  private final AtomicLong warmupRequests = new AtomicLong();
+  private final AtomicLong warmupErrors = new AtomicLong();
+  private final AtomicReference<String> firstError = new AtomicReference<>();
+  private final Map<String, Boolean> described = new ConcurrentHashMap<>();
+  private volatile long measureStart;
+  private volatile long measureEnd;
+
+  record Service(String id, String name, boolean normal) {}
+
+  /** One kind of request: its own latency histogram and counters (merged from the workers'). */
+  static final class Kind {
+    final String name;
+    /** For expression kinds, the MQE expression. */
+    final String expression;
+
+    Kind(String name, String expression) {
+      this.name = name;
+      this.expression = expression;
+    }
+  }
+
+  /** What one worker measured for one kind. */
+  static final class Stats {
+    final Histogram nanos = new Histogram(3);
+    long requests;
+    long errors;
+    long bytes;
+    /** Expression answers whose values are all null (no data in the window). */
+    long empty;
+    long minNodes = Long.MAX_VALUE;
+    long maxNodes = -1;
+    long minCalls = Long.MAX_VALUE;
+    long maxCalls = -1;
+    String firstError;
+    /** Services whose expression answers had no value. */
+    final java.util.Set<String> emptyServices = new java.util.TreeSet<>();
+
+    void add(Stats s) {
+      emptyServices.addAll(s.emptyServices);
+      nanos.add(s.nanos);
+      requests += s.requests;
+      errors += s.errors;
+      bytes += s.bytes;
+      empty += s.empty;
+      minNodes = Math.min(minNodes, s.minNodes);
+      maxNodes = Math.max(maxNodes, s.maxNodes);
+      minCalls = Math.min(minCalls, s.minCalls);
+      maxCalls = Math.max(maxCalls, s.maxCalls);
+      if (firstError == null) {
+        firstError = s.firstError;
+      }
+    }
+  }
+
+  private QueryLoad(Options o) {
+    this.o = o;
+    this.client = HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(5))
+        .build();
+    this.endpoint = URI.create("http://" + o.string("http") + "/graphql");
+    this.timeout = Duration.ofSeconds(o.integer("timeout"));
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options options;
+    try {
+      options = Options.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
+    System.exit(new QueryLoad(options).run());
+  }
+
+  private int run() throws Exception {
+    System.out.println("Sextant query load: " + o.summary());
+    for (String q : java.util.Arrays.stream(o.string("queries").split(",")).map(String::trim).distinct().toList()) {
+      switch (q) {
+        case "topology" -> {
+          topology = new Kind("topology", null);
+          kinds.add(topology);
+        }
+        case "expression" -> {
+          for (String e : EXPRESSIONS) {
+            Kind k = new Kind(e.contains("{") ? e.substring(0, e.indexOf('{')) : e, e);
+            expressionKinds.add(k);
+            kinds.add(k);
+          }
+        }
+        default -> {
+          System.err.println("--queries takes topology and/or expression, got '" + q + "'");
+          return 2;
+        }
+      }
+    }
+
+    String setupError = setUp();
+    if (setupError != null) {
+      System.err.println(setupError);
+      return 2;
+    }
+
+    long serverPid = o.serverPid();
+    int threads = o.integer("concurrency");
+    long start = System.nanoTime();
+    measureStart = start + TimeUnit.SECONDS.toNanos(o.integer("warmup"));
+    measureEnd = measureStart + TimeUnit.SECONDS.toNanos(o.integer("duration"));
+    List<Worker> workers = new ArrayList<>();
+    for (int i = 0; i < threads; i++) {
+      Worker w = new Worker(i);
+      workers.add(w);
+      w.start();
+    }
+
+    long rssBefore = ServerStats.rssBytes(serverPid);
+    long cpuBefore = ServerStats.cpuNanos(serverPid);
+    long peakRss = rssBefore;
+    boolean measuring = o.integer("warmup") == 0;
+    long lastDone = 0;
+    long lastTick = start;
+    int report = o.integer("report");
+    for (int second = 1; ; second++) {
+      long wake = start + TimeUnit.SECONDS.toNanos(second);
+      long now;
+      while ((now = System.nanoTime()) < wake) {
+        TimeUnit.NANOSECONDS.sleep(wake - now);
+      }
+      if (!measuring && now >= measureStart) {
+        measuring = true;
+        rssBefore = ServerStats.rssBytes(serverPid);
+        cpuBefore = ServerStats.cpuNanos(serverPid);
+      }
+      peakRss = Math.max(peakRss, ServerStats.rssBytes(serverPid));
+      if (second % report == 0 || now >= measureEnd) {
+        long d = done.get();
+        System.out.printf(Locale.ROOT, "[%4ds] %s %,8.1f req/s, %,d requests, %,d failed%s%n", second,
+            now < measureStart ? "warmup  " : "measure ", (d - lastDone) / ((now - lastTick) / 1e9), d, failed.get(),
+            serverPid > 0 ? ", server rss " + mb(ServerStats.rssBytes(serverPid)) : "");
+        lastDone = d;
+        lastTick = now;
+      }
+      if (now >= measureEnd) {
+        break;
+      }
+    }
+    long cpuAfter = ServerStats.cpuNanos(serverPid);
+    for (Worker w : workers) {
+      w.join(timeout.toMillis() + 5_000);
+    }
+    long rssAfter = ServerStats.rssBytes(serverPid);
+    double seconds = (measureEnd - measureStart) / 1e9;
+
+    System.out.println();
+    System.out.printf(Locale.ROOT, "== result: %d s measured after %d s warmup, %d client thread%s, window %d minutes"
+        + " (step MINUTE), %d services of layer %s ==%n", o.integer("duration"), o.integer("warmup"), threads,
+        threads == 1 ? "" : "s", o.integer("minutes"), services.size(), o.string("layer"));
+    System.out.printf(Locale.ROOT, "%-22s %9s %7s %9s %9s %9s %9s %9s %12s%n", "query", "requests", "errors",
+        "req/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "resp bytes");
+    long errors = warmupErrors.get();
+    Stats expressionsTotal = new Stats();
+    Stats all = new Stats();
+    for (int k = 0; k < kinds.size(); k++) {
+      Stats s = new Stats();
+      for (Worker w : workers) {
+        s.add(w.stats[k]);
+      }
+      errors += s.errors;
+      printRow(kinds.get(k).name, s, seconds);
+      if (kinds.get(k).expression != null) {
+        expressionsTotal.add(s);
+      }
+      all.add(s);
+    }
+    if (expressionKinds.size() > 1) {
+      printRow("expression (all)", expressionsTotal, seconds);
+    }
+    if (kinds.size() > 1) {
+      printRow("all", all, seconds);
+    }
+    for (int k = 0; k < kinds.size(); k++) {
+      Stats s = new Stats();
+      for (Worker w : workers) {
+        s.add(w.stats[k]);
+      }
+      Kind kind = kinds.get(k);
+      if (kind == topology && s.maxNodes >= 0) {
+        System.out.printf(Locale.ROOT, "topology answers      %d..%d nodes, %d..%d calls (%d services asked for)%n",
+            s.minNodes, s.maxNodes, s.minCalls, s.maxCalls, services.size());
+      }
+      if (kind.expression != null && s.empty > 0) {
+        List<String> some = s.emptyServices.stream().limit(5).toList();
+        System.out.printf(Locale.ROOT, "%-21s %,d of %,d answers had no value in the window, for %d of the %d services"
+            + " (%s%s)%n", kind.name, s.empty, s.requests - s.errors, s.emptyServices.size(), services.size(),
+            String.join(", ", some), s.emptyServices.size() > some.size() ? ", ..." : "");
+      }
+      if (s.firstError != null) {
+        System.out.printf(Locale.ROOT, "%-21s first error: %s%n", kind.name, s.firstError);
+      }
+    }
+    System.out.printf(Locale.ROOT, "warmup                %,d requests (not measured), %,d failed%n",
+        warmupRequests.get(), warmupErrors.get());
+    if (serverPid > 0) {
+      long cpu = cpuAfter >= 0 && cpuBefore >= 0 ? cpuAfter - cpuBefore : -1;
+      System.out.printf(Locale.ROOT, "server pid %d         rss %s before, %s after the measurement, peak sampled %s;"
+          + " CPU %s%n", serverPid, mb(rssBefore), mb(rssAfter), mb(peakRss),
+          cpu < 0 ? "?" : String.format(Locale.ROOT, "%.1f s = %.0f%% of a core", cpu / 1e9, cpu / 1e9 / seconds * 100));
+    }
+    if (firstError.get() != null) {
+      System.out.println("first error           " + firstError.get());
+    }
+    System.out.println(errors == 0 ? "all requests succeeded" : String.format(Locale.ROOT, "%,d requests failed", errors));
+    return errors == 0 ? 0 : 1;
+  }
+
+  private static void printRow(String name, Stats s, double seconds) {
+    long ok = s.requests - s.errors;
+    System.out.printf(Locale.ROOT, "%-22s %,9d %,7d %9.1f %9s %9s %9s %9s %12s%n", name, s.requests, s.errors,
+        s.requests / seconds, ms(s, 50), ms(s, 95), ms(s, 99), ok == 0 ? "-" : fmtMs(s.nanos.getMaxValue()),
+        ok == 0 ? "-" : String.format(Locale.ROOT, "%,d", s.bytes / ok));
+  }
+
+  private static String ms(Stats s, double percentile) {
+    return s.nanos.getTotalCount() == 0 ? "-" : fmtMs(s.nanos.getValueAtPercentile(percentile));
+  }
+
+  private static String fmtMs(long nanos) {
+    double ms = nanos / 1e6;
+    return String.format(Locale.ROOT, ms < 10 ? "%.2f" : ms < 100 ? "%.1f" : "%.0f", ms);
+  }
+
+  private static String mb(long bytes) {
+    return bytes < 0 ? "?" : String.format(Locale.ROOT, "%.1f MB", bytes / 1048576.0);
+  }
+
+  /** Reads the server's clock, zone and the layer's services; the reason it cannot, or null. */
+  private String setUp() {
+    JsonNode info;
+    try {
+      info = call("{ version getTimeInfo { timezone currentTimestamp } }", Map.of());
+    } catch (IOException | InterruptedException e) {
+      return "the GraphQL endpoint " + endpoint + " is not reachable (" + e + "); is the server running?";
+    } catch (IllegalStateException e) {
+      return "the GraphQL endpoint " + endpoint + " failed: " + e.getMessage();
+    }
+    JsonNode time = info.path("getTimeInfo");
+    String tz = o.string("timezone");
+    if (!tz.isEmpty()) {
+      zone = ZoneId.of(tz);
+    } else if (time.hasNonNull("timezone")) {
+      zone = ZoneOffset.of(time.get("timezone").asText());
+    } else {
+      zone = ZoneId.systemDefault();
+      System.out.println("note: the server did not say its time zone; using " + zone);
+    }
+    minuteFormat = DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(zone);
+    long skew = 0;
+    if (time.hasNonNull("currentTimestamp")) {
+      skew = time.get("currentTimestamp").asLong() - System.currentTimeMillis();
+    }
+    // The difference includes the request's own latency; follow the server's clock only when the
+    // clocks really differ.
+    clockSkewMillis = Math.abs(skew) > 1_000 ? skew : 0;
+    System.out.printf(Locale.ROOT, "server %s: version %s, time zone %s, clock %+d ms from ours%s%n", endpoint,
+        info.path("version").asText("?"), zone, skew, clockSkewMillis != 0 ? " (windows follow the server's)" : "");
+
+    JsonNode list;
+    try {
+      list = call("query listServices($layer: String) { services: listServices(layer: $layer) { id name normal } }",
+          Map.of("layer", o.string("layer")));
+    } catch (IOException | InterruptedException | IllegalStateException e) {
+      return "listServices(layer: \"" + o.string("layer") + "\") failed: " + e.getMessage();
+    }
+    List<Service> found = new ArrayList<>();
+    for (JsonNode s : list.path("services")) {
+      found.add(new Service(s.path("id").asText(), s.path("name").asText(),
+          !s.hasNonNull("normal") || s.get("normal").asBoolean()));
+    }
+    if (found.isEmpty()) {
+      return "the server lists no service of layer " + o.string("layer")
+          + "; send it some traffic first (LoadGenerator --backfill-minutes=" + o.integer("minutes")
+          + " fills the whole window)";
+    }
+    services = List.copyOf(found);
+    serviceIds = services.stream().map(Service::id).toList();
+    Map<String, Object> d = durationVars();
+    System.out.printf(Locale.ROOT, "%d services of layer %s (%s, ...); window %s .. %s%n", services.size(),
+        o.string("layer"), services.get(0).name(), d.get("start"), d.get("end"));
+    return null;
+  }
+
+  /** A setup query; its data, or IllegalStateException with the server's first error. */
+  private JsonNode call(String query, Map<String, Object> variables) throws IOException, InterruptedException {
+    HttpResponse<byte[]> res = client.send(request(body(query, variables)), HttpResponse.BodyHandlers.ofByteArray());
+    JsonNode root;
+    try {
+      root = JSON.readTree(res.body());
+    } catch (IOException e) {
+      throw new IllegalStateException("HTTP " + res.statusCode() + ", not JSON: " + snippet(res.body()));
+    }
+    if (res.statusCode() != 200 || hasErrors(root)) {
+      throw new IllegalStateException("HTTP " + res.statusCode() + ": " + errorMessage(root));
+    }
+    return root.path("data");
+  }
+
+  private HttpRequest request(byte[] body) {
+    return HttpRequest.newBuilder(endpoint)
+        .timeout(timeout)
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+        .build();
+  }
+
+  private static byte[] body(String query, Map<String, Object> variables) throws IOException {
+    Map<String, Object> b = new LinkedHashMap<>();
+    b.put("query", query);
+    b.put("variables", variables);
+    return JSON.writeValueAsBytes(b);
+  }
+
+  /** The last {@code --minutes} minutes up to the server's current minute, in its time zone. */
+  private Map<String, Object> durationVars() {
+    DateTimeFormatter f = minuteFormat;
+    long now = System.currentTimeMillis() + clockSkewMillis;
+    long minute = Math.floorDiv(now, 60_000L) * 60_000L;
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("start", f.format(Instant.ofEpochMilli(minute - (o.integer("minutes") - 1) * 60_000L)));
+    d.put("end", f.format(Instant.ofEpochMilli(minute)));
+    d.put("step", "MINUTE");
+    return d;
+  }
+
+  private static boolean hasErrors(JsonNode root) {
+    JsonNode e = root.get("errors");
+    return e != null && !e.isNull() && (!e.isArray() || e.size() > 0);
+  }
+
+  private static String errorMessage(JsonNode root) {
+    JsonNode e = root.path("errors");
+    JsonNode first = e.isArray() && e.size() > 0 ? e.get(0) : e;
+    String msg = first.path("message").asText("");
+    return msg.isEmpty() ? snippet(root.toString().getBytes()) : msg;
+  }
+
+  private static String snippet(byte[] body) {
+    String s = new String(body, java.nio.charset.StandardCharsets.UTF_8);
+    return s.length() > 300 ? s.substring(0, 300) + "..." : s;
+  }
+
+  /** One client thread: picks the next request of the shared sequence, sends it, checks the answer. */
+  private final class Worker extends Thread {
+    final Stats[] stats = new Stats[kinds.size()];
+    /** Where warmup answers are checked into; not reported. */
+    private final Stats scratch = new Stats();
+
+    Worker(int id) {
+      super("query-load-" + id);
+      setDaemon(true);
+      for (int i = 0; i < stats.length; i++) {
+        stats[i] = new Stats();
+      }
+    }
+
+    @Override
+    public void run() {
+      int expressionCount = expressionKinds.size();
+      boolean both = topology != null && expressionCount > 0;
+      while (System.nanoTime() < measureEnd) {
+        long n = sequence.getAndIncrement();
+        // Interleaved: topology, expression, topology, expression, ...; the expressions cycle over
+        // the three expressions for each service in turn.
+        Kind kind;
+        Map<String, Object> vars = new LinkedHashMap<>();
+        vars.put("duration", durationVars());
+        String query;
+        String service = null;
+        if (topology != null && (!both || n % 2 == 0)) {
+          kind = topology;
+          query = TOPOLOGY_QUERY;
+          vars.put("ids", serviceIds);
+        } else {
+          long m = both ? n / 2 : n;
+          kind = expressionKinds.get((int) (m % expressionCount));
+          Service s = services.get((int) ((m / expressionCount) % services.size()));
+          service = s.name();
+          query = EXPRESSION_QUERY;
+          vars.put("expression", kind.expression);
+          Map<String, Object> entity = new LinkedHashMap<>();
+          entity.put("serviceName", s.name());
+          entity.put("normal", s.normal());
+          entity.put("scope", "Service");
+          vars.put("entity", entity);
+        }
+        byte[] body;
+        try {
+          body = body(query, vars);
+        } catch (IOException e) {
+          throw new IllegalStateException(e);
+        }
+        HttpRequest req = request(body);
+
+        long t0 = System.nanoTime();
+        HttpResponse<byte[]> res = null;
+        String error = null;
+        try {
+          res = client.send(req, HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+          error = "request failed: " + e;
+        } catch (InterruptedException e) {
+          return;
+        }
+        long t1 = System.nanoTime();
+
+        Stats s = stats[kinds.indexOf(kind)];
+        // The loop stops starting requests at measureEnd; one that started a hair later still counts.
+        boolean measured = t0 >= measureStart;
+        Stats into = measured ? s : scratch;
+        if (error == null) {
+          error = check(kind, res, into, service);
+        }
+        done.incrementAndGet();
+        if (!measured) {
+          warmupRequests.incrementAndGet();
+        }
+        if (error != null) {
+          failed.incrementAndGet();
+          if (firstError.compareAndSet(null, kind.name + ": " + error)) {
+            System.err.println("first error (" + kind.name + "): " + error);
+          }
+          if (measured) {
+            s.requests++;
+            s.errors++;
+            if (s.firstError == null) {
+              s.firstError = error;
+            }
+          } else {
+            warmupErrors.incrementAndGet();
+          }
+          continue;
+        }
+        if (measured) {
+          s.requests++;
+          s.bytes += res.body().length;
+          s.nanos.recordValue(t1 - t0);
+        }
+      }
+    }
+
+    /** Why the answer is not good, or null; records what the answer holds into {@code s}. */
+    private String check(Kind kind, HttpResponse<byte[]> res, Stats s, String service) {
+      JsonNode root;
+      try {
+        root = JSON.readTree(res.body());
+      } catch (IOException e) {
+        return "HTTP " + res.statusCode() + ", not JSON: " + snippet(res.body());
+      }
+      if (res.statusCode() != 200) {
+        return "HTTP " + res.statusCode() + ": " + errorMessage(root);
+      }
+      if (hasErrors(root)) {
+        return errorMessage(root);
+      }
+      if (kind == topology) {
+        JsonNode t = root.path("data").path("topology");
+        int nodes = t.path("nodes").size();
+        int calls = t.path("calls").size();
+        if (nodes == 0) {
+          return "topology answer has no nodes: " + snippet(res.body());
+        }
+        s.minNodes = Math.min(s.minNodes, nodes);
+        s.maxNodes = Math.max(s.maxNodes, nodes);
+        s.minCalls = Math.min(s.minCalls, calls);
+        s.maxCalls = Math.max(s.maxCalls, calls);
+        if (described.putIfAbsent(kind.name, true) == null) {
+          int real = 0;
+          for (JsonNode n : t.path("nodes")) {
+            real += n.path("isReal").asBoolean() ? 1 : 0;
+          }
+          System.out.printf(Locale.ROOT, "first topology answer: %d nodes (%d real), %d calls, %,d bytes%n", nodes, real,
+              calls, res.body().length);
+        }
+        return null;
+      }
+      JsonNode r = root.path("data").path("result");
+      if (r.hasNonNull("error")) {
+        return "execExpression error: " + r.get("error").asText();
+      }
+      int series = 0;
+      int values = 0;
+      int present = 0;
+      for (JsonNode m : r.path("results")) {
+        series++;
+        for (JsonNode v : m.path("values")) {
+          values++;
+          present += v.hasNonNull("value") ? 1 : 0;
+        }
+      }
+      if (present == 0) {
+        s.empty++;
+        s.emptyServices.add(service);
+      }
+      if (described.putIfAbsent(kind.name, true) == null) {
+        System.out.printf(Locale.ROOT, "first %s answer: type %s, %d series, %d values, %d of them present, %,d bytes%n",
+            kind.name, r.path("type").asText(), series, values, present, res.body().length);
+      }
+      return null;
+    }
+  }
+
+  /** QueryLoad's {@code --key=value} options, in the style of {@link LoadOptions}; later occurrences win. */
+  static final class Options {
+    static final Map<String, String[]> KNOWN = new LinkedHashMap<>();
+
+    static {
+      opt("http", "127.0.0.1:12800", "HTTP address of the server (GraphQL at /graphql)");
+      opt("duration", "30", "seconds to measure for");
+      opt("warmup", "10", "seconds of requests before measuring (checked, not measured)");
+      opt("concurrency", "1", "client threads, each sending requests back to back");
+      opt("minutes", "60", "queried window in minutes, ending at the server's current minute (step MINUTE)");
+      opt("layer", "MESH", "layer whose services are queried");
+      opt("queries", "topology,expression", "which queries: topology (getServicesTopology over all the layer's"
+          + " services) and/or expression (execExpression of " + String.join(", ", EXPRESSIONS)
+          + ", cycling over the services)");
+      opt("timeout", "30", "seconds a request may take before it counts as failed");
+      opt("timezone", "", "zone of the durations, e.g. +0800 or UTC; none = the server's, from getTimeInfo");
+      opt("server-pid", "", "pid of the server, to read its RSS and CPU from /proc");
+      opt("report", "5", "seconds between progress lines");
+    }
+
+    private static void opt(String key, String def, String help) {
+      KNOWN.put(key, new String[] {def, help});
+    }
+
+    private final Map<String, String> values = new LinkedHashMap<>();
+
+    private Options() {}
+
+    static Options parse(String[] args) {
+      Options o = new Options();
+      KNOWN.forEach((k, v) -> o.values.put(k, v[0]));
+      for (String arg : args) {
+        if (arg.equals("--help") || arg.equals("-h")) {
+          throw new IllegalArgumentException(usage());
+        }
+        if (!arg.startsWith("--")) {
+          throw new IllegalArgumentException("unexpected argument '" + arg + "'\n" + usage());
+        }
+        int eq = arg.indexOf('=');
+        String key = eq < 0 ? arg.substring(2) : arg.substring(2, eq);
+        if (!KNOWN.containsKey(key)) {
+          throw new IllegalArgumentException("unknown option --" + key + "\n" + usage());
+        }
+        o.values.put(key, eq < 0 ? "true" : arg.substring(eq + 1));
+      }
+      o.validate();
+      return o;
+    }
+
+    static String usage() {
+      StringBuilder sb = new StringBuilder("usage: QueryLoad [--key=value ...]\n");
+      KNOWN.forEach((k, v) -> sb.append(String.format("  --%-14s %s (default: %s)%n", k, v[1],
+          v[0].isEmpty() ? "none" : v[0])));
+      return sb.toString();
+    }
+
+    private void validate() {
+      if (integer("duration") < 1 || integer("concurrency") < 1 || integer("minutes") < 1 || integer("timeout") < 1
+          || integer("report") < 1 || integer("warmup") < 0) {
+        throw new IllegalArgumentException("duration, concurrency, minutes, timeout and report must be at least 1,"
+            + " warmup at least 0");
+      }
+      if (string("queries").isBlank()) {
+        throw new IllegalArgumentException("--queries needs topology and/or expression");
+      }
+      if (!string("timezone").isEmpty()) {
+        try {
+          ZoneId.of(string("timezone"));
+        } catch (RuntimeException e) {
+          throw new IllegalArgumentException("--timezone: " + e.getMessage());
+        }
+      }
+      serverPid();
+    }
+
+    String string(String key) {
+      return values.get(key).trim();
+    }
+
+    int integer(String key) {
+      try {
+        return Integer.parseInt(values.get(key).trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--" + key + " must be an integer, got '" + values.get(key) + "'");
+      }
+    }
+
+    long serverPid() {
+      String v = values.get("server-pid").trim();
+      try {
+        return v.isEmpty() ? -1 : Long.parseLong(v);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--server-pid must be an integer, got '" + v + "'");
+      }
+    }
+
+    String summary() {
+      StringBuilder sb = new StringBuilder();
+      values.forEach((k, v) -> sb.append(" --").append(k).append('=').append(v));
+      return sb.toString().trim();
+    }
+  }
+}
