@@ -30,6 +30,15 @@ public record PartialRow(
     return group + '|' + entityId + '|' + step.ordinal() + '|' + bucket + '|' + writerId + '|' + sequence;
   }
 
+  /** Approximate heap bytes the row holds, to bound what waits for storage by memory. */
+  public long weightBytes() {
+    long bytes = 120 + 2L * (group.length() + entityId.length() + writerId.length());
+    for (Cell c : cells) {
+      bytes += 64 + 8L * c.values().length + (c.sketch() == null ? 0 : 16 + c.sketch().length);
+    }
+    return bytes;
+  }
+
   /** The row as per-metric partials, as queries read them. */
   public List<MetricPartial> partials() {
     List<MetricPartial> out = new ArrayList<>(cells.size());

@@ -66,6 +66,7 @@ public final class Flusher implements Component {
   private final Map<String, Long> metadataSeen = new HashMap<>();
   private final Map<Edge, Long> edgesSeen = new HashMap<>();
   private final Counter partialsWritten;
+  private final Counter bytesWritten;
   private final Counter partialsDropped;
   private final Counter metadataDropped;
   private final Counter failures;
@@ -78,6 +79,7 @@ public final class Flusher implements Component {
   private volatile boolean closed;
   private long lastRollupWrite;
   private volatile int pendingCount;
+  private volatile long pendingBytes;
   private long countedRowDrops;
   private long countedMetadataDrops;
   private final Object warnings = new Object();
@@ -90,13 +92,13 @@ public final class Flusher implements Component {
     this.storage = storage;
     this.buckets = buckets;
     this.config = config;
-    this.pending = new PendingWrites(config.maxPendingPartials(), MAX_SEEN_CACHE);
+    this.pending = new PendingWrites(config.maxPendingBytes(), MAX_SEEN_CACHE);
     // A restarted collector must never overwrite the partials of its previous run.
     this.writerId = collectorId + "@" + Long.toString(System.currentTimeMillis(), 36);
     this.partialsWritten = Counter.builder("sextant_flush_partials_written")
         .description("partial rows (one accumulator's metrics) written to storage").register(registry);
     this.partialsDropped = Counter.builder("sextant_flush_partials_dropped")
-        .description("partial rows dropped because more than core.maxPendingPartials waited for storage")
+        .description("partial rows dropped because more than core.maxPendingMegabytes waited for storage")
         .register(registry);
     this.metadataDropped = Counter.builder("sextant_flush_metadata_dropped")
         .description("metadata and edges dropped because too many waited for storage").register(registry);
@@ -108,7 +110,10 @@ public final class Flusher implements Component {
         .description("one storage write of everything queued").publishPercentiles(0.5, 0.99)
         .publishPercentileHistogram().register(registry);
     registry.gauge("sextant_flush_pending_partials", this, f -> f.pendingCount);
-    registry.gauge("sextant_flush_pending_fill_ratio", this, f -> (double) f.pendingCount / config.maxPendingPartials());
+    registry.gauge("sextant_flush_pending_bytes", this, f -> f.pendingBytes);
+    registry.gauge("sextant_flush_pending_fill_ratio", this, f -> (double) f.pendingBytes / config.maxPendingBytes());
+    this.bytesWritten = Counter.builder("sextant_flush_partial_bytes_written")
+        .description("approximate heap bytes of the partial rows written (sizes the pending bound)").register(registry);
   }
 
   @Override
@@ -165,6 +170,7 @@ public final class Flusher implements Component {
       rows.forEach(pending::row);
       snapshots.forEach(this::describe);
       pendingCount = pending.rowCount();
+      pendingBytes = pending.rowBytes();
       countDrops();
     }
     flushTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
@@ -277,6 +283,7 @@ public final class Flusher implements Component {
       synchronized (pending) {
         batch = pending.take();
         pendingCount = 0;
+        pendingBytes = 0;
       }
       if (batch.isEmpty()) {
         return;
@@ -297,12 +304,14 @@ public final class Flusher implements Component {
           storage.metrics().write(batch.rowList());
         }
         partialsWritten.increment(batch.rows.size());
+        bytesWritten.increment(batch.rowBytes());
         writeTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
       } catch (RuntimeException e) {
         failures.increment();
         synchronized (pending) {
           pending.restore(batch);
           pendingCount = pending.rowCount();
+      pendingBytes = pending.rowBytes();
           countDrops();
         }
         warn("writing " + batch.rows.size() + " partial rows failed, will retry: " + e);
@@ -320,8 +329,8 @@ public final class Flusher implements Component {
       partialsDropped.increment(rows);
       metadataDropped.increment(metadata);
       warn("dropped " + rows + " partial rows and " + metadata
-          + " metadata entries: storage is behind and core.maxPendingPartials=" + config.maxPendingPartials()
-          + " rows wait already");
+          + " metadata entries: storage is behind and core.maxPendingMegabytes="
+          + config.maxPendingBytes() / (1024 * 1024) + " of rows wait already");
     }
   }
 

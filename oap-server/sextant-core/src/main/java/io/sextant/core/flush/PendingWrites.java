@@ -15,19 +15,19 @@ import java.util.Set;
 /**
  * What waits for storage: the latest version of each partial row, and the metadata and edges not
  * yet written. A newer version of a row replaces the waiting one, so while storage is slow or away
- * this holds at most one version of each open row. Past {@code maxRows} the oldest rows are
- * dropped, past {@code maxMetadata} new metadata is; both are counted. Not thread-safe: the
- * flusher guards it.
+ * this holds at most one version of each open row. Past {@code maxBytes} of rows the oldest rows
+ * are dropped, past {@code maxMetadata} entries new metadata is; both are counted. Not
+ * thread-safe: the flusher guards it.
  */
 final class PendingWrites {
-  private final int maxRows;
+  private final long maxBytes;
   private final int maxMetadata;
   private Batch waiting = new Batch();
   private long droppedRows;
   private long droppedMetadata;
 
-  PendingWrites(int maxRows, int maxMetadata) {
-    this.maxRows = maxRows;
+  PendingWrites(long maxBytes, int maxMetadata) {
+    this.maxBytes = maxBytes;
     this.maxMetadata = maxMetadata;
   }
 
@@ -54,11 +54,15 @@ final class PendingWrites {
 
   /** Adds a row, replacing its older version. */
   void row(PartialRow row) {
-    waiting.rows.remove(row.id()); // the newest versions go last in eviction order
+    PartialRow older = waiting.rows.remove(row.id()); // the newest versions go last in eviction order
+    if (older != null) {
+      waiting.rowBytes -= older.weightBytes();
+    }
     waiting.rows.put(row.id(), row);
+    waiting.rowBytes += row.weightBytes();
     var oldest = waiting.rows.values().iterator();
-    while (waiting.rows.size() > maxRows) {
-      oldest.next();
+    while (waiting.rowBytes > maxBytes) {
+      waiting.rowBytes -= oldest.next().weightBytes();
       oldest.remove();
       droppedRows++;
     }
@@ -106,6 +110,10 @@ final class PendingWrites {
     return waiting.rows.size();
   }
 
+  long rowBytes() {
+    return waiting.rowBytes;
+  }
+
   long droppedRows() {
     return droppedRows;
   }
@@ -122,6 +130,7 @@ final class PendingWrites {
     final Map<String, EndpointMeta> endpoints = new LinkedHashMap<>();
     final Map<Long, Set<Edge>> edges = new HashMap<>();
     private int metadataCount;
+    private long rowBytes;
 
     boolean isEmpty() {
       return rows.isEmpty() && metadataCount == 0;
@@ -129,6 +138,10 @@ final class PendingWrites {
 
     List<PartialRow> rowList() {
       return List.copyOf(rows.values());
+    }
+
+    long rowBytes() {
+      return rowBytes;
     }
   }
 }

@@ -19,7 +19,7 @@ class PendingWritesTest {
 
   @Test
   void aNewerVersionReplacesTheWaitingOne() {
-    PendingWrites p = new PendingWrites(10, 10);
+    PendingWrites p = new PendingWrites(1 << 20, 10);
     p.row(row("a", 1));
     p.row(row("a", 2));
     PendingWrites.Batch b = p.take();
@@ -29,7 +29,7 @@ class PendingWritesTest {
 
   @Test
   void aFailedBatchComesBackButWhatArrivedMeanwhileWins() {
-    PendingWrites p = new PendingWrites(10, 10);
+    PendingWrites p = new PendingWrites(1 << 20, 10);
     p.row(row("a", 1));
     p.row(row("b", 1));
     p.endpoint(new EndpointMeta("e", "a", "GET:/", 202611221000L, 202611221000L));
@@ -48,7 +48,7 @@ class PendingWritesTest {
 
   @Test
   void pastTheBoundsTheOldestRowsAndNewMetadataAreDroppedAndCounted() {
-    PendingWrites p = new PendingWrites(3, 2);
+    PendingWrites p = new PendingWrites(3 * row("s0", 0).weightBytes(), 2); // room for three rows
     for (int i = 0; i < 5; i++) {
       p.row(row("s" + i, i));
     }
@@ -64,6 +64,7 @@ class PendingWritesTest {
 
     PendingWrites.Batch b = p.take();
     assertThat(b.rowList()).extracting(PartialRow::entityId).containsExactly("s4", "s2", "s5");
+    assertThat(b.rowBytes()).isEqualTo(3 * row("s0", 0).weightBytes());
     assertThat(b.edges.get(202611221000L)).containsExactly(edge);
     assertThat(b.endpoints).containsOnlyKeys("e1");
   }

@@ -96,7 +96,7 @@ public final class SextantServer implements AutoCloseable {
     this.flusher = new Flusher(aggregator, storage, buckets, new FlusherConfig(
         config.integer("core.flushIntervalMillis"), config.integer("core.rollupIntervalMillis"),
         config.integer("core.graceMinutes"),
-        config.integer("core.maxPendingPartials")), config.string("core.collectorId"), registry);
+        config.integer("core.maxPendingMegabytes") * 1024L * 1024), config.string("core.collectorId"), registry);
     this.query = new QueryService(storage, catalog);
   }
 
