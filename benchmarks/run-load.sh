@@ -5,7 +5,7 @@
 # Builds nothing: package dist and this module first.
 #
 # Environment:
-#   JAVA_OPTS       server JVM options (default: the launcher's, -Xmx320m)
+#   JAVA_OPTS       server JVM options (default: the launcher's, -Xmx512m)
 #   GEN_JAVA_OPTS   load generator JVM options (default -Xmx512m)
 #   GRPC_PORT, HTTP_PORT  server ports (default 11800, 12800)
 #   SERVER_CPUS, GEN_CPUS optional CPU lists for taskset, e.g. SERVER_CPUS=0 GEN_CPUS=1
@@ -24,7 +24,7 @@ CLASSPATH_FILE="$ROOT/benchmarks/target/classpath.txt"
 GRPC_PORT="${GRPC_PORT:-11800}"
 HTTP_PORT="${HTTP_PORT:-12800}"
 SERVER_LOG="${SERVER_LOG:-$ROOT/benchmarks/target/server.log}"
-export JAVA_OPTS="${JAVA_OPTS:--Xms128m -Xmx320m -XX:MaxDirectMemorySize=64m -XX:ReservedCodeCacheSize=64m -XX:+UseParallelGC}"
+export JAVA_OPTS="${JAVA_OPTS:--Xms128m -Xmx512m -XX:MaxDirectMemorySize=64m -XX:ReservedCodeCacheSize=64m -XX:+UseParallelGC -XX:+ExitOnOutOfMemoryError}"
 
 if [[ ! -x "$DIST/bin/sextant" ]]; then
   echo "no packaged server at $DIST; build the dist module first" >&2

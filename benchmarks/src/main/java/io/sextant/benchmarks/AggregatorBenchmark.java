@@ -127,7 +127,7 @@ public class AggregatorBenchmark {
       buckets = new TimeBuckets(ZoneId.of("UTC"), Clock.systemUTC());
       aggregator = newAggregator();
       flusher = new Flusher(aggregator, new MemoryStorage(new MemoryStorageConfig(5_000_000)), buckets,
-          new FlusherConfig(1000, 10_000, 1, 256L << 20), "bench", new SimpleMeterRegistry());
+          new FlusherConfig(1000, 1000, 10_000, 1, 256L << 20), "bench", new SimpleMeterRegistry());
       buildRecords();
       touchAll();
       System.out.printf("%n[flush state: %s; %,d open accumulators]%n", topology.describe(),

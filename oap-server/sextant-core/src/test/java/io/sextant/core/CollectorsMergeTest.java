@@ -66,7 +66,7 @@ class CollectorsMergeTest {
     for (int c = 0; c < collectors; c++) {
       Aggregator a = new Aggregator(catalog, buckets, new AggregatorLimits(1_000_000, 60, 10, 10_000), new SimpleMeterRegistry());
       aggregators.add(a);
-      flushers.add(new Flusher(a, storage, buckets, new FlusherConfig(1000, 0, 1, 64L << 20), "c" + c, new SimpleMeterRegistry()));
+      flushers.add(new Flusher(a, storage, buckets, new FlusherConfig(1000, 1000, 0, 1, 64L << 20), "c" + c, new SimpleMeterRegistry()));
     }
     for (int i = 0; i < records.size(); i++) {
       assertThat(aggregators.get(i % collectors).offerCall(records.get(i))).isEqualTo(Admission.ACCEPTED);

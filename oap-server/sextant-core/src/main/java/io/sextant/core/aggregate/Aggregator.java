@@ -248,10 +248,21 @@ public final class Aggregator implements RecordSink {
    * for them later start new accumulators. Called by one flusher thread at a time.
    */
   public List<Snapshot> collect(long closeBefore, boolean closeAll) {
+    return collect(closeBefore, closeAll, true);
+  }
+
+  /**
+   * As {@link #collect(long, boolean)}; without {@code includeOpen} only minutes that close are
+   * taken (cheap: late records and just-closed minutes, so they leave the aggregator's memory).
+   */
+  public List<Snapshot> collect(long closeBefore, boolean closeAll, boolean includeOpen) {
     List<Snapshot> out = new ArrayList<>();
     for (Iterator<Slot> it = slots.values().iterator(); it.hasNext(); ) {
       Slot slot = it.next();
       boolean close = closeAll || slot.minute < closeBefore;
+      if (!close && !includeOpen) {
+        continue;
+      }
       if (close) {
         // Retire first: writers from now on use a fresh slot (a new accumulation of this minute);
         // a writer racing with us either lands in this slot's maps before we read them, or sees

@@ -36,8 +36,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns aggregator snapshots into storage writes: partial rows (minute, and hour and day roll-ups),
- * topology edges and metadata. Two threads: the collector snapshots the aggregator every interval
- * and queues what changed; the writer writes what is queued. So a slow or absent store never holds
+ * topology edges and metadata. Two threads: the collector snapshots the aggregator (open minutes
+ * every interval, closing ones more often) and queues what changed; the writer writes what is
+ * queued, every interval. So a slow or absent store never holds
  * up collection (whose job is also to retire closed minutes from the aggregator's memory): queued
  * versions of a row are replaced by newer ones, the slower the store the fewer the writes, and the
  * queue is bounded. Writes are idempotent (row ids are deterministic), so a failed batch is simply
@@ -78,6 +79,7 @@ public final class Flusher implements Component {
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-flush-writer"));
   private volatile boolean closed;
   private long lastRollupWrite;
+  private long lastOpenCollect;
   private volatile int pendingCount;
   private volatile long pendingBytes;
   private long countedRowDrops;
@@ -118,8 +120,11 @@ public final class Flusher implements Component {
 
   @Override
   public void start() {
-    collector.scheduleWithFixedDelay(() -> safely("collecting", () -> collect(false)), config.intervalMillis(),
-        config.intervalMillis(), TimeUnit.MILLISECONDS);
+    // Closed minutes (and late records) are collected often, open ones every interval: what sits
+    // in the aggregator stays small even when a client replays minutes of backlog at once.
+    long closedEvery = Math.min(config.intervalMillis(), config.closedIntervalMillis());
+    collector.scheduleWithFixedDelay(() -> safely("collecting", () -> collect(false)), closedEvery, closedEvery,
+        TimeUnit.MILLISECONDS);
     writer.scheduleWithFixedDelay(() -> safely("writing", this::write), config.intervalMillis(),
         config.intervalMillis(), TimeUnit.MILLISECONDS);
   }
@@ -145,7 +150,12 @@ public final class Flusher implements Component {
     long started = System.nanoTime();
     long currentMinute = buckets.currentMinuteBucket();
     long closeBefore = TimeBuckets.plus(currentMinute, Step.MINUTE, -config.graceMinutes());
-    List<Snapshot> snapshots = aggregator.collect(closeBefore, closeAll);
+    long now = buckets.nowMillis();
+    boolean includeOpen = closeAll || now - lastOpenCollect >= config.intervalMillis();
+    if (includeOpen) {
+      lastOpenCollect = now;
+    }
+    List<Snapshot> snapshots = aggregator.collect(closeBefore, closeAll, includeOpen);
 
     List<PartialRow> rows = new ArrayList<>();
     for (Snapshot s : snapshots) {
@@ -155,7 +165,6 @@ public final class Flusher implements Component {
     }
     // Roll-ups are rewritten every rollupIntervalMillis; a bucket is final once every minute
     // that can still close into it has.
-    long now = buckets.nowMillis();
     boolean due = closeAll || now - lastRollupWrite >= config.rollupIntervalMillis();
     if (due) {
       lastRollupWrite = now;
@@ -283,7 +292,6 @@ public final class Flusher implements Component {
       synchronized (pending) {
         batch = pending.take();
         pendingCount = 0;
-        pendingBytes = 0;
       }
       if (batch.isEmpty()) {
         return;
@@ -302,6 +310,10 @@ public final class Flusher implements Component {
         batch.edges.forEach((minute, edges) -> storage.topology().write(List.copyOf(edges), minute));
         if (!batch.rows.isEmpty()) {
           storage.metrics().write(batch.rowList());
+        }
+        synchronized (pending) {
+          pending.written(batch);
+          pendingBytes = pending.rowBytes();
         }
         partialsWritten.increment(batch.rows.size());
         bytesWritten.increment(batch.rowBytes());

@@ -15,14 +15,15 @@ import java.util.Set;
 /**
  * What waits for storage: the latest version of each partial row, and the metadata and edges not
  * yet written. A newer version of a row replaces the waiting one, so while storage is slow or away
- * this holds at most one version of each open row. Past {@code maxBytes} of rows the oldest rows
- * are dropped, past {@code maxMetadata} entries new metadata is; both are counted. Not
- * thread-safe: the flusher guards it.
+ * this holds at most one version of each open row. Past {@code maxBytes} of rows, counting the
+ * batch being written, the oldest waiting rows are dropped; past {@code maxMetadata} entries new
+ * metadata is; both are counted. Not thread-safe: the flusher guards it.
  */
 final class PendingWrites {
   private final long maxBytes;
   private final int maxMetadata;
   private Batch waiting = new Batch();
+  private long inFlightBytes;
   private long droppedRows;
   private long droppedMetadata;
 
@@ -31,11 +32,19 @@ final class PendingWrites {
     this.maxMetadata = maxMetadata;
   }
 
-  /** Everything waiting, to be written together; afterwards nothing waits. */
+  /**
+   * Everything waiting, to be written together; afterwards nothing waits. Its rows count against
+   * the bound until {@link #written} or {@link #restore} says how the write went.
+   */
   Batch take() {
     Batch b = waiting;
     waiting = new Batch();
+    inFlightBytes += b.rowBytes;
     return b;
+  }
+
+  void written(Batch b) {
+    inFlightBytes -= b.rowBytes;
   }
 
   /**
@@ -43,6 +52,7 @@ final class PendingWrites {
    * arrived meanwhile are newer and win.
    */
   void restore(Batch failed) {
+    inFlightBytes -= failed.rowBytes;
     Batch newer = waiting;
     waiting = failed;
     newer.rows.values().forEach(this::row);
@@ -61,7 +71,7 @@ final class PendingWrites {
     waiting.rows.put(row.id(), row);
     waiting.rowBytes += row.weightBytes();
     var oldest = waiting.rows.values().iterator();
-    while (waiting.rowBytes > maxBytes) {
+    while (waiting.rowBytes + inFlightBytes > maxBytes && oldest.hasNext()) {
       waiting.rowBytes -= oldest.next().weightBytes();
       oldest.remove();
       droppedRows++;
@@ -110,8 +120,9 @@ final class PendingWrites {
     return waiting.rows.size();
   }
 
+  /** Bytes of rows waiting and being written. */
   long rowBytes() {
-    return waiting.rowBytes;
+    return waiting.rowBytes + inFlightBytes;
   }
 
   long droppedRows() {

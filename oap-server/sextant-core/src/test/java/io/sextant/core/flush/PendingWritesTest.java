@@ -68,4 +68,22 @@ class PendingWritesTest {
     assertThat(b.edges.get(202611221000L)).containsExactly(edge);
     assertThat(b.endpoints).containsOnlyKeys("e1");
   }
+
+  @Test
+  void theBatchBeingWrittenCountsAgainstTheBound() {
+    long one = row("s0", 0).weightBytes();
+    PendingWrites p = new PendingWrites(3 * one, 10);
+    p.row(row("s0", 0));
+    p.row(row("s1", 1));
+    PendingWrites.Batch writing = p.take();
+    p.row(row("s2", 2));
+    p.row(row("s3", 3)); // two in flight + two waiting: the oldest waiting goes
+    assertThat(p.droppedRows()).isEqualTo(1);
+    assertThat(p.rowBytes()).isEqualTo(3 * one);
+    p.written(writing);
+    assertThat(p.rowBytes()).isEqualTo(one);
+    p.row(row("s4", 4));
+    p.row(row("s5", 5));
+    assertThat(p.droppedRows()).isEqualTo(1);
+  }
 }

@@ -94,7 +94,8 @@ public final class SextantServer implements AutoCloseable {
         config.integer("core.maxAccumulators"), config.integer("core.maxLateMinutes"),
         config.integer("core.maxFutureMinutes"), config.integer("core.maxCachedIds")), registry);
     this.flusher = new Flusher(aggregator, storage, buckets, new FlusherConfig(
-        config.integer("core.flushIntervalMillis"), config.integer("core.rollupIntervalMillis"),
+        config.integer("core.flushIntervalMillis"), config.integer("core.closedCollectIntervalMillis"),
+        config.integer("core.rollupIntervalMillis"),
         config.integer("core.graceMinutes"),
         config.integer("core.maxPendingMegabytes") * 1024L * 1024), config.string("core.collectorId"), registry);
     this.query = new QueryService(storage, catalog);

@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +37,7 @@ final class Bulk implements AutoCloseable {
 
   private final ElasticsearchClient client;
   private final int maxActions;
+  private final int concurrency;
   private final ExecutorService senders;
   private final MeterRegistry registry;
   private final Timer latency;
@@ -47,6 +50,7 @@ final class Bulk implements AutoCloseable {
   Bulk(ElasticsearchClient client, int maxActions, int concurrency, MeterRegistry registry) {
     this.client = client;
     this.maxActions = maxActions;
+    this.concurrency = concurrency;
     this.senders = concurrency <= 1 ? null : Executors.newFixedThreadPool(concurrency, r -> {
       Thread t = new Thread(r, "sextant-es-bulk");
       t.setDaemon(true);
@@ -66,32 +70,64 @@ final class Bulk implements AutoCloseable {
 
   /** Indexes every document or throws; {@code kind} labels the written-documents counter. */
   void index(String kind, List<Doc> docs) {
+    index(kind, docs, d -> d);
+  }
+
+  /**
+   * Indexes every item as the document {@code toDoc} makes of it, or throws. Items become
+   * documents one request at a time, so a large write holds at most {@code concurrency} requests'
+   * documents in memory.
+   */
+  <T> void index(String kind, List<T> items, Function<T, Doc> toDoc) {
     Counter written = Counter.builder("sextant_es_documents_written").tag("kind", kind)
         .description("documents indexed").register(registry);
-    if (senders == null || docs.size() <= maxActions) {
-      for (int from = 0; from < docs.size(); from += maxActions) {
-        send(docs.subList(from, Math.min(docs.size(), from + maxActions)), written);
+    if (senders == null || items.size() <= maxActions) {
+      for (int from = 0; from < items.size(); from += maxActions) {
+        send(docs(items.subList(from, Math.min(items.size(), from + maxActions)), toDoc), written);
       }
       return;
     }
+    // At most `concurrency` requests queued or in flight: each waits for the oldest before the next.
+    ArrayDeque<Future<?>> inFlight = new ArrayDeque<>();
     List<Future<?>> sent = new ArrayList<>();
-    for (int from = 0; from < docs.size(); from += maxActions) {
-      List<Doc> chunk = docs.subList(from, Math.min(docs.size(), from + maxActions));
-      sent.add(senders.submit(() -> send(chunk, written)));
+    for (int from = 0; from < items.size(); from += maxActions) {
+      List<T> chunk = items.subList(from, Math.min(items.size(), from + maxActions));
+      if (inFlight.size() >= concurrency) {
+        await(inFlight.poll());
+      }
+      Future<?> f = senders.submit(() -> send(docs(chunk, toDoc), written));
+      inFlight.add(f);
+      sent.add(f);
     }
     RuntimeException failure = null;
     for (Future<?> f : sent) {
       try {
-        f.get();
-      } catch (ExecutionException e) {
-        failure = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while indexing", e);
+        await(f);
+      } catch (RuntimeException e) {
+        failure = e;
       }
     }
     if (failure != null) {
       throw failure;
+    }
+  }
+
+  private static <T> List<Doc> docs(List<T> items, Function<T, Doc> toDoc) {
+    List<Doc> out = new ArrayList<>(items.size());
+    for (T item : items) {
+      out.add(toDoc.apply(item));
+    }
+    return out;
+  }
+
+  private static void await(Future<?> f) {
+    try {
+      f.get();
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while indexing", e);
     }
   }
 

@@ -34,29 +34,29 @@ final class EsMetricsStore implements MetricsStore {
 
   @Override
   public void write(List<PartialRow> rows) {
-    List<Bulk.Doc> docs = new ArrayList<>(rows.size());
-    for (PartialRow r : rows) {
-      List<String> metrics = new ArrayList<>(r.cells().size());
-      Map<String, Object> states = new LinkedHashMap<>();
-      for (PartialRow.Cell c : r.cells()) {
-        metrics.add(c.metric());
-        states.put(c.metric(), c.sketch() == null ? Map.of("v", c.values())
-            : Map.of("v", c.values(), "s", ElasticsearchStorage.base64(c.sketch())));
-      }
-      String id = r.id();
-      Map<String, Object> d = new LinkedHashMap<>();
-      d.put("group", r.group());
-      d.put("metrics", metrics);
-      d.put("entity", r.entityId());
-      d.put("step", r.step().name());
-      d.put("bucket", r.bucket());
-      d.put("writer", r.writerId());
-      d.put("seq", r.sequence());
-      d.put("rid", id);
-      d.put("states", states);
-      docs.add(new Bulk.Doc(indices.metrics(r.step(), r.bucket()), id, d));
+    bulk.index("metrics", rows, this::doc);
+  }
+
+  private Bulk.Doc doc(PartialRow r) {
+    List<String> metrics = new ArrayList<>(r.cells().size());
+    Map<String, Object> states = new LinkedHashMap<>();
+    for (PartialRow.Cell c : r.cells()) {
+      metrics.add(c.metric());
+      states.put(c.metric(), c.sketch() == null ? Map.of("v", c.values())
+          : Map.of("v", c.values(), "s", ElasticsearchStorage.base64(c.sketch())));
     }
-    bulk.index("metrics", docs);
+    String id = r.id();
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("group", r.group());
+    d.put("metrics", metrics);
+    d.put("entity", r.entityId());
+    d.put("step", r.step().name());
+    d.put("bucket", r.bucket());
+    d.put("writer", r.writerId());
+    d.put("seq", r.sequence());
+    d.put("rid", id);
+    d.put("states", states);
+    return new Bulk.Doc(indices.metrics(r.step(), r.bucket()), id, d);
   }
 
   @Override
