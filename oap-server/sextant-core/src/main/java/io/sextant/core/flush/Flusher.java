@@ -123,7 +123,7 @@ public final class Flusher implements Component {
     // Closed minutes (and late records) are collected often, open ones every interval: what sits
     // in the aggregator stays small even when a client replays minutes of backlog at once.
     long closedEvery = Math.min(config.intervalMillis(), config.closedIntervalMillis());
-    collector.scheduleWithFixedDelay(() -> safely("collecting", () -> collect(false)), closedEvery, closedEvery,
+    collector.scheduleWithFixedDelay(() -> safely("collecting", () -> collect(false, false)), closedEvery, closedEvery,
         TimeUnit.MILLISECONDS);
     writer.scheduleWithFixedDelay(() -> safely("writing", this::write), config.intervalMillis(),
         config.intervalMillis(), TimeUnit.MILLISECONDS);
@@ -142,16 +142,17 @@ public final class Flusher implements Component {
    * closes open minutes and roll-ups.
    */
   public void flush(boolean closeAll) {
-    collect(closeAll);
+    collect(closeAll, true);
     write();
   }
 
-  private synchronized void collect(boolean closeAll) {
+  /** Snapshots closing minutes, and open ones too when {@code forceOpen} or their interval is due. */
+  private synchronized void collect(boolean closeAll, boolean forceOpen) {
     long started = System.nanoTime();
     long currentMinute = buckets.currentMinuteBucket();
     long closeBefore = TimeBuckets.plus(currentMinute, Step.MINUTE, -config.graceMinutes());
     long now = buckets.nowMillis();
-    boolean includeOpen = closeAll || now - lastOpenCollect >= config.intervalMillis();
+    boolean includeOpen = forceOpen || closeAll || now - lastOpenCollect >= config.intervalMillis();
     if (includeOpen) {
       lastOpenCollect = now;
     }
