@@ -1,13 +1,9 @@
 package io.sextant.benchmarks;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
-/** The load generator's {@code --key=value} options; later occurrences win. */
-final class LoadOptions {
-  static final Map<String, String[]> KNOWN = new LinkedHashMap<>();
-
-  static {
+/** The load generator's {@code --key=value} options. */
+final class LoadOptions extends CliOptions {
+  private LoadOptions() {
+    super("LoadGenerator");
     opt("target", "127.0.0.1:11800", "gRPC address of the Sextant server");
     opt("http", "127.0.0.1:12800", "HTTP address of the server, for /metrics");
     opt("protocol", "mesh", "mesh = SkyWalking ServiceMeshMetricService/collect; als = Envoy AccessLogService/"
@@ -38,44 +34,14 @@ final class LoadOptions {
     opt("connection-per-stream", "true", "give each stream its own HTTP/2 connection, as separate sidecars have");
   }
 
-  private static void opt(String key, String def, String help) {
-    KNOWN.put(key, new String[] {def, help});
-  }
-
-  private final Map<String, String> values = new LinkedHashMap<>();
-
-  private LoadOptions() {}
-
   static LoadOptions parse(String[] args) {
     LoadOptions o = new LoadOptions();
-    KNOWN.forEach((k, v) -> o.values.put(k, v[0]));
-    for (String arg : args) {
-      if (arg.equals("--help") || arg.equals("-h")) {
-        throw new IllegalArgumentException(usage());
-      }
-      if (!arg.startsWith("--")) {
-        throw new IllegalArgumentException("unexpected argument '" + arg + "'\n" + usage());
-      }
-      int eq = arg.indexOf('=');
-      String key = eq < 0 ? arg.substring(2) : arg.substring(2, eq);
-      String value = eq < 0 ? "true" : arg.substring(eq + 1);
-      if (!KNOWN.containsKey(key)) {
-        throw new IllegalArgumentException("unknown option --" + key + "\n" + usage());
-      }
-      o.values.put(key, value);
-    }
-    o.validate();
+    o.apply(args);
     return o;
   }
 
-  static String usage() {
-    StringBuilder sb = new StringBuilder("usage: LoadGenerator [--key=value ...]\n");
-    KNOWN.forEach((k, v) -> sb.append(String.format("  --%-24s %s (default: %s)%n", k, v[1],
-        v[0].isEmpty() ? "none" : v[0])));
-    return sb.toString();
-  }
-
-  private void validate() {
+  @Override
+  protected void validate() {
     if (integer("duration") < 1 || integer("streams") < 1 || integer("batch") < 1 || integer("window") < 1
         || integer("pool") < 1 || integer("report") < 1 || integer("endpoints") < 1 || integer("services") < 1
         || integer("instances-per-service") < 1) {
@@ -100,52 +66,5 @@ final class LoadOptions {
 
   boolean als() {
     return string("protocol").equals("als");
-  }
-
-  String string(String key) {
-    return values.get(key);
-  }
-
-  int integer(String key) {
-    try {
-      return Integer.parseInt(values.get(key).trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--" + key + " must be an integer, got '" + values.get(key) + "'");
-    }
-  }
-
-  long longValue(String key) {
-    try {
-      return Long.parseLong(values.get(key).trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--" + key + " must be an integer, got '" + values.get(key) + "'");
-    }
-  }
-
-  double ratio(String key) {
-    try {
-      return Double.parseDouble(values.get(key).trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--" + key + " must be a number, got '" + values.get(key) + "'");
-    }
-  }
-
-  boolean bool(String key) {
-    String v = values.get(key).trim().toLowerCase();
-    if (!v.equals("true") && !v.equals("false")) {
-      throw new IllegalArgumentException("--" + key + " must be true or false, got '" + values.get(key) + "'");
-    }
-    return v.equals("true");
-  }
-
-  long serverPid() {
-    String v = values.get("server-pid").trim();
-    return v.isEmpty() ? -1 : longValue("server-pid");
-  }
-
-  String summary() {
-    StringBuilder sb = new StringBuilder();
-    values.forEach((k, v) -> sb.append(" --").append(k).append('=').append(v));
-    return sb.toString().trim();
   }
 }

@@ -590,11 +590,10 @@ public final class QueryLoad {
     }
   }
 
-  /** QueryLoad's {@code --key=value} options, in the style of {@link LoadOptions}; later occurrences win. */
-  static final class Options {
-    static final Map<String, String[]> KNOWN = new LinkedHashMap<>();
-
-    static {
+  /** QueryLoad's {@code --key=value} options. */
+  static final class Options extends CliOptions {
+    private Options() {
+      super("QueryLoad");
       opt("http", "127.0.0.1:12800", "HTTP address of the server (GraphQL at /graphql)");
       opt("duration", "30", "seconds to measure for");
       opt("warmup", "10", "seconds of requests before measuring (checked, not measured)");
@@ -610,43 +609,14 @@ public final class QueryLoad {
       opt("report", "5", "seconds between progress lines");
     }
 
-    private static void opt(String key, String def, String help) {
-      KNOWN.put(key, new String[] {def, help});
-    }
-
-    private final Map<String, String> values = new LinkedHashMap<>();
-
-    private Options() {}
-
     static Options parse(String[] args) {
       Options o = new Options();
-      KNOWN.forEach((k, v) -> o.values.put(k, v[0]));
-      for (String arg : args) {
-        if (arg.equals("--help") || arg.equals("-h")) {
-          throw new IllegalArgumentException(usage());
-        }
-        if (!arg.startsWith("--")) {
-          throw new IllegalArgumentException("unexpected argument '" + arg + "'\n" + usage());
-        }
-        int eq = arg.indexOf('=');
-        String key = eq < 0 ? arg.substring(2) : arg.substring(2, eq);
-        if (!KNOWN.containsKey(key)) {
-          throw new IllegalArgumentException("unknown option --" + key + "\n" + usage());
-        }
-        o.values.put(key, eq < 0 ? "true" : arg.substring(eq + 1));
-      }
-      o.validate();
+      o.apply(args);
       return o;
     }
 
-    static String usage() {
-      StringBuilder sb = new StringBuilder("usage: QueryLoad [--key=value ...]\n");
-      KNOWN.forEach((k, v) -> sb.append(String.format("  --%-14s %s (default: %s)%n", k, v[1],
-          v[0].isEmpty() ? "none" : v[0])));
-      return sb.toString();
-    }
-
-    private void validate() {
+    @Override
+    protected void validate() {
       if (integer("duration") < 1 || integer("concurrency") < 1 || integer("minutes") < 1 || integer("timeout") < 1
           || integer("report") < 1 || integer("warmup") < 0) {
         throw new IllegalArgumentException("duration, concurrency, minutes, timeout and report must be at least 1,"
@@ -663,33 +633,6 @@ public final class QueryLoad {
         }
       }
       serverPid();
-    }
-
-    String string(String key) {
-      return values.get(key).trim();
-    }
-
-    int integer(String key) {
-      try {
-        return Integer.parseInt(values.get(key).trim());
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("--" + key + " must be an integer, got '" + values.get(key) + "'");
-      }
-    }
-
-    long serverPid() {
-      String v = values.get("server-pid").trim();
-      try {
-        return v.isEmpty() ? -1 : Long.parseLong(v);
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("--server-pid must be an integer, got '" + v + "'");
-      }
-    }
-
-    String summary() {
-      StringBuilder sb = new StringBuilder();
-      values.forEach((k, v) -> sb.append(" --").append(k).append('=').append(v));
-      return sb.toString().trim();
     }
   }
 }
