@@ -12,8 +12,6 @@ import io.sextant.core.aggregate.Snapshot;
 import io.sextant.core.flush.Flusher;
 import io.sextant.core.flush.FlusherConfig;
 import io.sextant.core.metric.MeshMetricTable;
-import io.sextant.core.metric.MetricDefinition;
-import io.sextant.core.metric.EncodedState;
 import io.sextant.storage.memory.MemoryStorage;
 import io.sextant.storage.memory.MemoryStorageConfig;
 import java.time.Clock;
@@ -156,19 +154,9 @@ public class AggregatorBenchmark {
       List<Snapshot> snapshots = aggregator.collect(Long.MIN_VALUE, false);
       List<PartialRow> rows = new ArrayList<>(snapshots.size());
       for (Snapshot s : snapshots) {
-        List<PartialRow.Cell> cells = new ArrayList<>();
-        MetricDefinition[] defs = s.group().definitions();
         // Snapshots carry states already encoded (sketch bytes taken under the accumulator's lock).
-        EncodedState[] states = s.states();
-        for (int i = 0; i < defs.length; i++) {
-          EncodedState st = states[i];
-          if (st.isEmpty()) {
-            continue;
-          }
-          cells.add(new PartialRow.Cell(defs[i].name(), st.counters(), st.sketch()));
-        }
-        rows.add(new PartialRow(s.group().name(), s.entity().id(), Step.MINUTE, s.minuteBucket(), "bench",
-            s.sequence(), cells));
+        rows.add(Flusher.row(s.group(), s.entity().id(), Step.MINUTE, s.minuteBucket(), "bench", s.sequence(),
+            s.states()));
       }
       return rows;
     }

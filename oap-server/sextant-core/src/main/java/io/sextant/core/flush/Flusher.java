@@ -188,6 +188,12 @@ public final class Flusher implements Component {
 
   private PartialRow row(MetricGroup group, EntityRef entity, Step step, long bucket, long sequence,
       EncodedState[] states) {
+    return row(group, entity.id(), step, bucket, writerId, sequence, states);
+  }
+
+  /** An accumulator's states as the row storage writes; metrics no record reached are left out. */
+  public static PartialRow row(MetricGroup group, String entityId, Step step, long bucket, String writerId,
+      long sequence, EncodedState[] states) {
     MetricDefinition[] defs = group.definitions();
     List<PartialRow.Cell> cells = new ArrayList<>(defs.length);
     for (int i = 0; i < defs.length; i++) {
@@ -196,7 +202,7 @@ public final class Flusher implements Component {
         cells.add(new PartialRow.Cell(defs[i].name(), st.counters(), st.sketch()));
       }
     }
-    return new PartialRow(group.name(), entity.id(), step, bucket, writerId, sequence, cells);
+    return new PartialRow(group.name(), entityId, step, bucket, writerId, sequence, cells);
   }
 
   /** Queues the metadata and edges a snapshot shows, once per entity and minute. */

@@ -89,20 +89,17 @@ final class Bulk implements AutoCloseable {
     }
     // At most `concurrency` requests queued or in flight: each waits for the oldest before the next.
     ArrayDeque<Future<?>> inFlight = new ArrayDeque<>();
-    List<Future<?>> sent = new ArrayList<>();
     for (int from = 0; from < items.size(); from += maxActions) {
       List<T> chunk = items.subList(from, Math.min(items.size(), from + maxActions));
       if (inFlight.size() >= concurrency) {
         await(inFlight.poll());
       }
-      Future<?> f = senders.submit(() -> send(docs(chunk, toDoc), written));
-      inFlight.add(f);
-      sent.add(f);
+      inFlight.add(senders.submit(() -> send(docs(chunk, toDoc), written)));
     }
     RuntimeException failure = null;
-    for (Future<?> f : sent) {
+    while (!inFlight.isEmpty()) {
       try {
-        await(f);
+        await(inFlight.poll());
       } catch (RuntimeException e) {
         failure = e;
       }
