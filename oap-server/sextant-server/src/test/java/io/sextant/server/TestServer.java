@@ -6,7 +6,6 @@ import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.sextant.server.assembly.SextantServer;
-import io.sextant.storage.elasticsearch.ElasticsearchStorage;
 import io.sextant.server.config.SextantConfig;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -112,10 +111,7 @@ final class TestServer implements AutoCloseable {
 
   /** Forces a flush now, as the periodic flusher would, so tests need not sleep. */
   void flush() {
-    server.flusher().flush(false);
-    if (server.storage() instanceof ElasticsearchStorage es) {
-      es.refresh(); // what the 1 s refresh interval would do, without waiting for it
-    }
+    server.flusher().flush(false); // on Elasticsearch this also refreshes (publish)
   }
 
   @Override

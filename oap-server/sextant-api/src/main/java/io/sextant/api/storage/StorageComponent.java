@@ -16,4 +16,10 @@ public interface StorageComponent extends Component {
    * current time and zone.
    */
   default void applyRetention(TimeBuckets buckets) {}
+
+  /**
+   * Makes everything written so far visible to queries; the flusher calls it after each write
+   * cycle. Backends whose writes are visible at once do nothing.
+   */
+  default void publish() {}
 }

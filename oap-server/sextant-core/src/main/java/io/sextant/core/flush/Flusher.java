@@ -324,13 +324,14 @@ public final class Flusher implements Component {
         }
         partialsWritten.increment(batch.rows.size());
         bytesWritten.increment(batch.rowBytes());
+        storage.publish();
         writeTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
       } catch (RuntimeException e) {
         failures.increment();
         synchronized (pending) {
           pending.restore(batch);
           pendingCount = pending.rowCount();
-      pendingBytes = pending.rowBytes();
+          pendingBytes = pending.rowBytes();
           countDrops();
         }
         warn("writing " + batch.rows.size() + " partial rows failed, will retry: " + e);
