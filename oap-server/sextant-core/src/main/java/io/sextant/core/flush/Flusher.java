@@ -3,6 +3,7 @@ package io.sextant.core.flush;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.sextant.api.component.CheckResult;
 import io.sextant.api.component.Component;
 import io.sextant.api.model.CallProtocol;
 import io.sextant.api.model.DetectPoint;
@@ -78,6 +79,8 @@ public final class Flusher implements Component {
   private final ScheduledExecutorService writer =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-flush-writer"));
   private volatile boolean closed;
+  /** The last write failed: probe the store's health before sending the next batch. */
+  private boolean storageDown;
   private long lastRollupWrite;
   private long lastOpenCollect;
   private volatile int pendingCount;
@@ -295,6 +298,9 @@ public final class Flusher implements Component {
   /** Writes everything queued; what fails is queued again, behind nothing newer. */
   private void write() {
     synchronized (writeLock) {
+      if (storageDown && !storageBack()) {
+        return;
+      }
       PendingWrites.Batch batch;
       synchronized (pending) {
         batch = pending.take();
@@ -325,8 +331,10 @@ public final class Flusher implements Component {
         partialsWritten.increment(batch.rows.size());
         bytesWritten.increment(batch.rowBytes());
         storage.publish();
+        storageDown = false;
         writeTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
       } catch (RuntimeException e) {
+        storageDown = true;
         failures.increment();
         synchronized (pending) {
           pending.restore(batch);
@@ -337,6 +345,24 @@ public final class Flusher implements Component {
         warn("writing " + batch.rows.size() + " partial rows failed, will retry: " + e);
       }
     }
+  }
+
+  /**
+   * After a failed write, the store's health probe decides whether to try again: a batch in
+   * flight holds its rows while the collector queues newer versions of them, so sending batches
+   * into an unreachable store would double what the outage holds in memory.
+   */
+  private boolean storageBack() {
+    CheckResult health;
+    try {
+      health = storage.check();
+    } catch (RuntimeException e) {
+      health = CheckResult.failed(e.toString());
+    }
+    if (!health.ok()) {
+      warn("storage still unavailable (" + health.detail() + "); " + pendingCount + " partial rows wait");
+    }
+    return health.ok();
   }
 
   /** Moves the drops the queue counted into the meters; caller holds the pending lock. */

@@ -1,0 +1,133 @@
+package io.sextant.core.flush;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sextant.api.component.CheckResult;
+import io.sextant.api.model.CallProtocol;
+import io.sextant.api.model.CallRecord;
+import io.sextant.api.model.DetectPoint;
+import io.sextant.api.model.Layer;
+import io.sextant.api.storage.MetadataStore;
+import io.sextant.api.storage.MetricPartial;
+import io.sextant.api.storage.MetricsStore;
+import io.sextant.api.storage.PartialRow;
+import io.sextant.api.storage.StorageComponent;
+import io.sextant.api.storage.TopologyStore;
+import io.sextant.api.time.Step;
+import io.sextant.api.time.TimeBuckets;
+import io.sextant.core.aggregate.Aggregator;
+import io.sextant.core.aggregate.AggregatorLimits;
+import io.sextant.core.metric.MeshMetricTable;
+import io.sextant.core.metric.MetricCatalog;
+import io.sextant.core.query.QueryService;
+import io.sextant.core.query.mqe.MqeEntity;
+import io.sextant.storage.memory.MemoryStorage;
+import io.sextant.storage.memory.MemoryStorageConfig;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A store that goes away: the first failed write queues the batch again, later cycles only probe
+ * the store's health (no batch is taken while it is down), and once it is back every call
+ * accepted during the outage is answered exactly.
+ */
+class FlusherOutageTest {
+  private final MetricCatalog catalog = MeshMetricTable.catalog(100);
+  private final TimeBuckets buckets = new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC());
+
+  @Test
+  void writesWaitForTheStoreAndLoseNothing() {
+    FlakyStorage storage = new FlakyStorage();
+    Aggregator aggregator = new Aggregator(catalog, buckets, new AggregatorLimits(100_000, 60, 10, 10_000),
+        new SimpleMeterRegistry());
+    Flusher flusher = new Flusher(aggregator, storage, buckets, new FlusherConfig(1000, 1000, 0, 1, 64L << 20), "c",
+        new SimpleMeterRegistry());
+    long now = System.currentTimeMillis();
+
+    storage.down = true;
+    offer(aggregator, now, 30);
+    flusher.flush(false);
+    assertThat(storage.writeAttempts.get()).as("the first write after the store went away is tried").isEqualTo(1);
+
+    offer(aggregator, now, 40);
+    flusher.flush(false);
+    flusher.flush(false);
+    assertThat(storage.writeAttempts.get()).as("while the probe fails, no batch is sent").isEqualTo(1);
+    assertThat(storage.checks.get()).isEqualTo(2);
+
+    storage.down = false;
+    offer(aggregator, now, 5);
+    flusher.close();
+    assertThat(storage.writeAttempts.get()).isEqualTo(2);
+
+    long minute = buckets.minuteBucket(now);
+    Double cpm = new QueryService(storage, catalog)
+        .read("service_cpm", Map.of(), new MqeEntity("b", true, null, null, null, null, true, null, null, null),
+            List.of(minute), Step.MINUTE)
+        .get(0).values()[0];
+    assertThat(cpm).isEqualTo(75.0);
+  }
+
+  private static void offer(Aggregator aggregator, long time, int calls) {
+    for (int i = 0; i < calls; i++) {
+      aggregator.offerCall(new CallRecord(time, time + 10, "a", "a-0", "b", "b-0", "GET:/x", 10, 200, true,
+          CallProtocol.HTTP, DetectPoint.SERVER, "", "", 100, 100, Layer.MESH, Map.of(), Map.of()));
+    }
+  }
+
+  /** The memory store behind a switch: while {@code down}, metric writes throw and the probe fails. */
+  private static final class FlakyStorage implements StorageComponent {
+    final MemoryStorage delegate = new MemoryStorage(new MemoryStorageConfig(1_000_000));
+    final AtomicInteger writeAttempts = new AtomicInteger();
+    final AtomicInteger checks = new AtomicInteger();
+    volatile boolean down;
+
+    private final MetricsStore metrics = new MetricsStore() {
+      @Override
+      public void write(List<PartialRow> rows) {
+        writeAttempts.incrementAndGet();
+        if (down) {
+          throw new IllegalStateException("store unreachable");
+        }
+        delegate.metrics().write(rows);
+      }
+
+      @Override
+      public List<MetricPartial> read(String metric, Collection<String> ids, Step step, long start, long end) {
+        return delegate.metrics().read(metric, ids, step, start, end);
+      }
+    };
+
+    @Override
+    public MetricsStore metrics() {
+      return metrics;
+    }
+
+    @Override
+    public TopologyStore topology() {
+      return delegate.topology();
+    }
+
+    @Override
+    public MetadataStore metadata() {
+      return delegate.metadata();
+    }
+
+    @Override
+    public CheckResult check() {
+      checks.incrementAndGet();
+      return down ? CheckResult.failed("store unreachable") : CheckResult.OK;
+    }
+
+    @Override
+    public void close() {
+      delegate.close();
+    }
+  }
+}
