@@ -1,9 +1,6 @@
 package io.sextant.query.graphql;
 
 import graphql.GraphQL;
-import graphql.analysis.MaxQueryComplexityInstrumentation;
-import graphql.analysis.MaxQueryDepthInstrumentation;
-import graphql.execution.instrumentation.ChainedInstrumentation;
 import graphql.language.FieldDefinition;
 import graphql.language.ObjectTypeDefinition;
 import graphql.language.ObjectTypeExtensionDefinition;
@@ -59,9 +56,7 @@ public final class SextantGraphql {
     }
     GraphQLSchema schema = new SchemaGenerator().makeExecutableSchema(types, wiring.build());
     return GraphQL.newGraphQL(schema)
-        .instrumentation(new ChainedInstrumentation(List.of(
-            new MaxQueryDepthInstrumentation(limits.maxDepth()),
-            new MaxQueryComplexityInstrumentation(limits.maxComplexity()))))
+        .instrumentation(new QueryLimitsInstrumentation(limits))
         .build();
   }
 

@@ -160,7 +160,7 @@ public final class SextantServer implements AutoCloseable {
       return delegate.serve(ctx, req);
     });
     sb.virtualHost(httpPort)
-        .service("/graphql", new GraphqlHttpService(graphql))
+        .service("/graphql", new GraphqlHttpService(graphql, registry))
         .service("/metrics", (ctx, req) -> HttpResponse.of(HttpStatus.OK,
             MediaType.parse("text/plain; version=0.0.4; charset=utf-8"), registry.scrape()))
         .service("/healthz", (ctx, req) -> HttpResponse.of("ok"))
