@@ -1,11 +1,14 @@
 package io.sextant.query.graphql;
 
 import static io.sextant.query.graphql.Fetchers.duration;
+import static io.sextant.query.graphql.Fetchers.field;
 import static io.sextant.query.graphql.Fetchers.safe;
 
 import graphql.schema.idl.RuntimeWiring;
 import io.sextant.api.id.EntityIds;
 import io.sextant.core.query.QueryService;
+import io.sextant.core.query.TopologyView.Call;
+import io.sextant.core.query.TopologyView.Node;
 import io.sextant.core.query.TopologyView.Topology;
 import java.util.HashSet;
 import java.util.List;
@@ -51,12 +54,19 @@ final class TopologyWiring {
         .dataFetcher("getEndpointDependencies", safe(env -> {
           EntityIds.parseChildId(env.getArgument("endpointId"));
           duration(env, limits);
-          return Map.of("nodes", List.of(), "calls", List.of());
+          return Map.of("nodes", List.of(), "calls", List.<Call>of());
         }))
         .dataFetcher("getEndpointTopology", safe(env -> {
           EntityIds.parseChildId(env.getArgument("endpointId"));
           duration(env, limits);
           return new Topology(List.of(), List.of());
         })));
+    w.type("Node", t -> t.dataFetcher("id", field(Node::id)).dataFetcher("name", field(Node::name))
+        .dataFetcher("type", field(Node::type)).dataFetcher("isReal", field(Node::isReal))
+        .dataFetcher("layers", field(Node::layers)));
+    w.type("Call", t -> t.dataFetcher("id", field(Call::id)).dataFetcher("source", field(Call::source))
+        .dataFetcher("target", field(Call::target)).dataFetcher("detectPoints", field(Call::detectPoints))
+        .dataFetcher("sourceComponents", field(Call::sourceComponents))
+        .dataFetcher("targetComponents", field(Call::targetComponents)));
   }
 }

@@ -135,6 +135,26 @@ public abstract class StorageComplianceTest {
   }
 
   @Test
+  void edgeWindowsCrossHoursAndTakeLateMinutes() throws Exception {
+    Edge edge = new Edge(EdgeScope.SERVICE, "YQ==.1", "Yg==.1", DetectPoint.SERVER, "http");
+    Edge other = new Edge(EdgeScope.SERVICE, "Yg==.1", "Yw==.1", DetectPoint.CLIENT, "tcp");
+    storage.topology().write(List.of(edge), 202611221059L);
+    storage.topology().write(List.of(edge, other), 202611221100L);
+    storage.topology().write(List.of(edge), 202611221130L);
+    storage.topology().write(List.of(other), 202611221045L); // late: an hour already written
+    storage.topology().write(List.of(edge), 202611222359L);
+    storage.topology().write(List.of(edge), 202611230000L); // the next day
+    awaitWrites();
+    assertThat(storage.topology().read(EdgeScope.SERVICE, 202611221059L, 202611221059L)).containsExactly(edge);
+    assertThat(storage.topology().read(EdgeScope.SERVICE, 202611221100L, 202611221100L)).containsExactlyInAnyOrder(edge, other);
+    assertThat(storage.topology().read(EdgeScope.SERVICE, 202611221101L, 202611221129L)).isEmpty();
+    assertThat(storage.topology().read(EdgeScope.SERVICE, 202611221040L, 202611221058L)).containsExactly(other);
+    assertThat(storage.topology().read(EdgeScope.SERVICE, 202611221131L, 202611222358L)).isEmpty();
+    assertThat(storage.topology().read(EdgeScope.SERVICE, 202611230000L, 202611230010L)).containsExactly(edge);
+    assertThat(storage.topology().read(EdgeScope.SERVICE, 202611220000L, 202611232359L)).containsExactlyInAnyOrder(edge, other);
+  }
+
+  @Test
   void metadataUpsertsMergeSeenTimesLayersAndAttributes() throws Exception {
     storage.metadata().upsertServices(List.of(new ServiceMeta("YQ==.1", "a", true, Set.of("MESH"), 202611221005L, 202611221005L)));
     storage.metadata().upsertServices(List.of(

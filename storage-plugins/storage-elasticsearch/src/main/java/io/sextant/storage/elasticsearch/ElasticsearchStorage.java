@@ -41,6 +41,8 @@ import org.elasticsearch.client.RestClientBuilder;
 public final class ElasticsearchStorage implements StorageComponent {
   private final ElasticsearchConfig config;
   private final Indices indices;
+  /** Edge-hours whose minutes the topology store remembers (about 100 bytes each). */
+  static final int MAX_EDGE_HOURS = 200_000;
   private final String writerId = UUID.randomUUID().toString();
   private final MeterRegistry registry;
   private RestClient rest;
@@ -66,7 +68,7 @@ public final class ElasticsearchStorage implements StorageComponent {
     putTemplates();
     bulk = new Bulk(client, config.bulkActions(), config.bulkConcurrency(), registry);
     metrics = new EsMetricsStore(client, bulk, indices);
-    topology = new EsTopologyStore(client, bulk, indices);
+    topology = new EsTopologyStore(client, bulk, indices, writerId, MAX_EDGE_HOURS);
     metadata = new EsMetadataStore(client, bulk, indices, writerId);
   }
 
@@ -126,9 +128,10 @@ public final class ElasticsearchStorage implements StorageComponent {
           "bucket":{"type":"long"},"writer":{"type":"keyword"},"seq":{"type":"long"},
           "group":{"type":"keyword"},"metrics":{"type":"keyword"},"rid":{"type":"keyword"},
           "states":{"type":"object","enabled":false}}}""");
-    template("topology", indices.prefix() + "-topology-*", settings, """
+    template("edges", indices.edgesPattern(), settings, """
         {"dynamic":"strict","properties":{
-          "key":{"type":"keyword"},"scope":{"type":"keyword"},"minute":{"type":"long"}}}""");
+          "key":{"type":"keyword","eager_global_ordinals":true},"scope":{"type":"keyword"},
+          "minutes":{"type":"long"}}}""");
     template("metadata", indices.metadata(), settings, """
         {"dynamic":"strict","properties":{
           "kind":{"type":"keyword"},"id":{"type":"keyword"},"serviceId":{"type":"keyword"},
@@ -177,6 +180,12 @@ public final class ElasticsearchStorage implements StorageComponent {
     } catch (IOException e) {
       throw new UncheckedIOException("expiring indices failed", e);
     }
+  }
+
+  /** A second topology store over this connection, with its own memory bound (tests). */
+  EsTopologyStore topologyStore(int maxEdgeHours) {
+    client();
+    return new EsTopologyStore(client, bulk, indices, UUID.randomUUID().toString(), maxEdgeHours);
   }
 
   /** Refreshes this prefix's indices: what the flusher wrote becomes searchable. */

@@ -8,15 +8,25 @@ import io.sextant.api.model.DetectPoint;
 import io.sextant.api.storage.Edge;
 import io.sextant.api.storage.EdgeScope;
 import io.sextant.api.storage.TopologyStore;
+import io.sextant.api.time.Step;
+import io.sextant.api.time.TimeBuckets;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * One document per edge and minute (id = edge key + minute, so rewrites are idempotent); a window
- * read is a terms aggregation over the edge keys of its minutes.
+ * One document per edge, hour and writer, listing the minutes of that hour in which the writer
+ * saw the edge; a window read is a terms aggregation over the edge keys of the documents with a
+ * minute in the window. An hour's read touches one document per edge and collector instead of
+ * sixty, which is most of a topology query's cost in Elasticsearch.
+ *
+ * <p>The minutes are kept here until their hour document is complete and rewritten whole as a
+ * minute is added (no read-modify-write). Past {@code maxEntries} the memory is cleared; an
+ * entry created afterwards gets a new document (ids carry a sequence), so forgetting costs
+ * documents, never minutes.
  */
 final class EsTopologyStore implements TopologyStore {
   /** Distinct edges one query returns at most. */
@@ -24,11 +34,47 @@ final class EsTopologyStore implements TopologyStore {
   private final ElasticsearchClient client;
   private final Bulk bulk;
   private final Indices indices;
+  private final String writerId;
+  private final int maxEntries;
+  /** (edge key, hour) to the minutes written so far and the entry's document sequence. */
+  private final Map<String, HourEntry> hours = new HashMap<>();
+  private long sequences;
+  private long newestHour;
 
-  EsTopologyStore(ElasticsearchClient client, Bulk bulk, Indices indices) {
+  /** The minutes of one hour as bits (minute of the hour 0..59), and the document's sequence. */
+  private static final class HourEntry {
+    final long hour;
+    final long sequence;
+    long minutes;
+
+    HourEntry(long hour, long sequence) {
+      this.hour = hour;
+      this.sequence = sequence;
+    }
+
+    /** Adds a minute; false if it was there already. */
+    boolean add(long minuteBucket) {
+      long bit = 1L << (minuteBucket % 100);
+      boolean added = (minutes & bit) == 0;
+      minutes |= bit;
+      return added;
+    }
+
+    List<Long> minuteBuckets() {
+      List<Long> out = new ArrayList<>(Long.bitCount(minutes));
+      for (long m = minutes; m != 0; m &= m - 1) {
+        out.add(hour * 100 + Long.numberOfTrailingZeros(m));
+      }
+      return out;
+    }
+  }
+
+  EsTopologyStore(ElasticsearchClient client, Bulk bulk, Indices indices, String writerId, int maxEntries) {
     this.client = client;
     this.bulk = bulk;
     this.indices = indices;
+    this.writerId = writerId;
+    this.maxEntries = maxEntries;
   }
 
   static String key(Edge e) {
@@ -42,23 +88,43 @@ final class EsTopologyStore implements TopologyStore {
 
   @Override
   public void write(List<Edge> edges, long minuteBucket) {
+    long hour = minuteBucket / 100;
     List<Bulk.Doc> docs = new ArrayList<>();
-    for (Edge e : edges) {
-      String key = key(e);
-      docs.add(new Bulk.Doc(indices.topology(minuteBucket), key + "|" + minuteBucket,
-          Map.of("key", key, "scope", e.scope().name(), "minute", minuteBucket)));
+    synchronized (hours) {
+      makeRoom(hour, edges.size());
+      for (Edge e : edges) {
+        String key = key(e);
+        HourEntry entry = hours.computeIfAbsent(key + "|" + hour, k -> new HourEntry(hour, ++sequences));
+        if (entry.add(minuteBucket)) {
+          docs.add(new Bulk.Doc(indices.edges(minuteBucket), key + "|" + hour + "|" + writerId + "|" + entry.sequence,
+              Map.of("key", key, "scope", e.scope().name(), "minutes", entry.minuteBuckets())));
+        }
+      }
     }
     bulk.index("topology", docs);
+  }
+
+  /** Forgets hours before the previous one first (late minutes are rare), everything if need be. */
+  private void makeRoom(long hour, int adding) {
+    newestHour = Math.max(newestHour, hour);
+    if (hours.size() + adding <= maxEntries) {
+      return;
+    }
+    long previousHour = TimeBuckets.plus(newestHour, Step.HOUR, -1);
+    hours.values().removeIf(e -> e.hour < previousHour);
+    if (hours.size() + adding > maxEntries) {
+      hours.clear();
+    }
   }
 
   @Override
   public List<Edge> read(EdgeScope scope, long startMinute, long endMinute) {
     try {
-      SearchResponse<Void> r = client.search(s -> s.index(indices.topologyPattern()).ignoreUnavailable(true).allowNoIndices(true)
+      SearchResponse<Void> r = client.search(s -> s.index(indices.edgesPattern()).ignoreUnavailable(true).allowNoIndices(true)
           .size(0)
           .query(q -> q.bool(b -> b
               .filter(f -> f.term(t -> t.field("scope").value(scope.name())))
-              .filter(f -> f.range(g -> g.untyped(u -> u.field("minute").gte(JsonData.of(startMinute)).lte(JsonData.of(endMinute)))))))
+              .filter(f -> f.range(g -> g.untyped(u -> u.field("minutes").gte(JsonData.of(startMinute)).lte(JsonData.of(endMinute)))))))
           .aggregations("edges", a -> a.terms(t -> t.field("key").size(MAX_EDGES))), Void.class);
       List<Edge> out = new ArrayList<>();
       var agg = r.aggregations().get("edges");

@@ -4,7 +4,7 @@ import io.sextant.api.time.Step;
 
 /**
  * Index naming: time-based indices per data kind, so retention is dropping whole indices and a
- * query touches only the days it needs. Minute and hour metrics and topology use daily indices,
+ * query touches only the days it needs. Minute and hour metrics and topology edges use daily indices,
  * day metrics monthly ones; metadata is one index.
  */
 final class Indices {
@@ -26,12 +26,13 @@ final class Indices {
     return prefix + "-metrics-" + step.name().toLowerCase() + "-*";
   }
 
-  String topology(long minuteBucket) {
-    return prefix + "-topology-" + minuteBucket / 10_000;
+  /** Edge documents of the minute's day (one per edge, hour and writer). */
+  String edges(long minuteBucket) {
+    return prefix + "-edges-" + minuteBucket / 10_000;
   }
 
-  String topologyPattern() {
-    return prefix + "-topology-*";
+  String edgesPattern() {
+    return prefix + "-edges-*";
   }
 
   String metadata() {

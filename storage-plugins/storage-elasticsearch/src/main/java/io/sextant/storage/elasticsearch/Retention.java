@@ -23,7 +23,7 @@ final class Retention {
       LocalDate indexDay = date.length() == 6 ? LocalDate.parse(date + "01", DAY).plusMonths(1).minusDays(1)
           : LocalDate.parse(date, DAY);
       int keepDays = switch (kind) {
-        case "-metrics-minute", "-topology" -> config.minuteRetentionDays();
+        case "-metrics-minute", "-edges", "-topology" -> config.minuteRetentionDays(); // -topology: before 0.1 edges
         case "-metrics-hour" -> config.hourRetentionDays();
         case "-metrics-day" -> config.dayRetentionDays();
         default -> -1;

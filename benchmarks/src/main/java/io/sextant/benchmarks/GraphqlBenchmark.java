@@ -1,0 +1,113 @@
+package io.sextant.benchmarks;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import graphql.ExecutionInput;
+import graphql.ExecutionResult;
+import graphql.GraphQL;
+import io.sextant.api.component.CheckResult;
+import io.sextant.api.id.EntityIds;
+import io.sextant.api.model.DetectPoint;
+import io.sextant.api.storage.Edge;
+import io.sextant.api.storage.EdgeScope;
+import io.sextant.api.storage.ServiceMeta;
+import io.sextant.api.time.Step;
+import io.sextant.api.time.TimeBuckets;
+import io.sextant.core.metric.MeshMetricTable;
+import io.sextant.core.query.QueryService;
+import io.sextant.query.graphql.QueryLimits;
+import io.sextant.query.graphql.SextantGraphql;
+import io.sextant.storage.memory.MemoryStorage;
+import io.sextant.storage.memory.MemoryStorageConfig;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Sextant's own share of the UI's topology request, without storage latency: the
+ * {@code getServicesTopology} query of {@link QueryLoad} for 220 services and 446 calls (both
+ * detect points) over an hour, from the in-memory store, executed by the GraphQL engine and
+ * serialized to the JSON bytes the server sends.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 3, time = 3)
+@Fork(value = 1, jvmArgs = {"-Xmx512m", "-XX:+UseParallelGC"})
+public class GraphqlBenchmark {
+  static final int SERVICES = 220;
+  static final int CALLS = 446;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private GraphQL graphql;
+  private ExecutionInput topology;
+
+  @Setup
+  public void setUp() {
+    TimeBuckets buckets = new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC());
+    MemoryStorage storage = new MemoryStorage(new MemoryStorageConfig(1_000_000));
+    List<String> ids = new ArrayList<>();
+    List<ServiceMeta> services = new ArrayList<>();
+    long end = buckets.currentMinuteBucket();
+    long start = TimeBuckets.plus(end, Step.MINUTE, -59);
+    for (int i = 0; i < SERVICES; i++) {
+      String id = EntityIds.serviceId("service-" + i, true);
+      ids.add(id);
+      services.add(new ServiceMeta(id, "service-" + i, true, Set.of("MESH"), start, end));
+    }
+    storage.metadata().upsertServices(services);
+    Random random = new Random(42);
+    List<Edge> edges = new ArrayList<>();
+    Set<String> pairs = new HashSet<>();
+    while (edges.size() < 2 * CALLS) {
+      String source = ids.get(random.nextInt(SERVICES));
+      String dest = ids.get(random.nextInt(SERVICES));
+      String component = random.nextInt(10) == 0 ? "tcp" : "http";
+      Edge client = new Edge(EdgeScope.SERVICE, source, dest, DetectPoint.CLIENT, component);
+      if (!source.equals(dest) && pairs.add(source + ">" + dest)) {
+        edges.add(client);
+        edges.add(new Edge(EdgeScope.SERVICE, source, dest, DetectPoint.SERVER, component));
+      }
+    }
+    for (long minute : TimeBuckets.range(start, end, Step.MINUTE, 60)) {
+      storage.topology().write(edges, minute);
+    }
+    graphql = SextantGraphql.build(new QueryService(storage, MeshMetricTable.catalog(500)),
+        new QueryLimits(15, 5000, 10_000), "bench", () -> CheckResult.OK, ZoneOffset.UTC, Clock.systemUTC());
+    Map<String, Object> duration = Map.of("start", format(start), "end", format(end), "step", "MINUTE");
+    topology = ExecutionInput.newExecutionInput().query(QueryLoad.TOPOLOGY_QUERY)
+        .variables(Map.of("ids", ids, "duration", duration)).build();
+    int calls = ((List<?>) ((Map<?, ?>) ((Map<?, ?>) graphql.execute(topology).getData()).get("topology")).get("calls")).size();
+    if (calls != CALLS) {
+      throw new IllegalStateException("expected " + CALLS + " calls, the query answered " + calls);
+    }
+  }
+
+  /** {@code yyyyMMddHHmm} bucket as the query protocol's {@code yyyy-MM-dd HHmm}. */
+  private static String format(long minuteBucket) {
+    String b = Long.toString(minuteBucket);
+    return b.substring(0, 4) + "-" + b.substring(4, 6) + "-" + b.substring(6, 8) + " " + b.substring(8, 12);
+  }
+
+  @Benchmark
+  public byte[] servicesTopology() throws Exception {
+    ExecutionResult result = graphql.execute(topology);
+    return JSON.writeValueAsBytes(result.toSpecification());
+  }
+}
