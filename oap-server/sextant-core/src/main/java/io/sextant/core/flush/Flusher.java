@@ -320,7 +320,9 @@ public final class Flusher implements Component {
         if (!batch.endpoints.isEmpty()) {
           storage.metadata().upsertEndpoints(List.copyOf(batch.endpoints.values()));
         }
-        batch.edges.forEach((minute, edges) -> storage.topology().write(List.copyOf(edges), minute));
+        if (!batch.edges.isEmpty()) {
+          storage.topology().write(batch.edges);
+        }
         if (!batch.rows.isEmpty()) {
           storage.metrics().write(batch.rowList());
         }

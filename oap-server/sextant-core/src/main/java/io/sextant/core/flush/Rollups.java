@@ -18,10 +18,13 @@ import java.util.function.LongSupplier;
  * Hour or day partials, built from minute snapshots. Owned by the flusher thread. An entry holds
  * the merged state of its closed minutes plus the latest copy of each still-open minute, so an
  * hour or day value is current as of the last write, not only once its minutes close. Once every
- * minute of the bucket is closed the entry is final: written a last time and forgotten. A minute
- * closing later into a forgotten bucket starts a new partial (new sequence), which queries merge.
+ * minute of the bucket is closed the entry is final: written a last time (at the next due time)
+ * and forgotten. A minute closing later into a forgotten bucket starts a new partial (new
+ * sequence), which queries merge.
  */
 final class Rollups {
+  /** Entries held before final ones are written without waiting for the due time (memory). */
+  static final int MAX_HELD = 20_000;
   private final Step step;
   private final LongSupplier sequences;
   private final Map<Key, Entry> entries = new HashMap<>();
@@ -50,19 +53,23 @@ final class Rollups {
   }
 
   /**
-   * Entries to write: every changed one when {@code due}, and always the final ones (bucket before
-   * {@code finalBefore}, or all when {@code closeAll}), which are then forgotten.
+   * Entries to write: every changed one when {@code due} (or {@code closeAll}), which also forgets
+   * the final ones (bucket before {@code finalBefore}, every minute closed). A final entry waits
+   * for the next due time rather than being written at once: a client replaying past hours closes
+   * their minutes every collection, and each write of a forgotten entry is a new partial. Past
+   * {@link #MAX_HELD} entries, final ones are written and forgotten at once.
    */
   List<Rollup> drain(long finalBefore, boolean closeAll, boolean due) {
+    boolean flushFinal = due || closeAll || entries.size() > MAX_HELD;
     List<Rollup> out = new ArrayList<>();
     for (Iterator<Entry> it = entries.values().iterator(); it.hasNext(); ) {
       Entry e = it.next();
       boolean last = (closeAll || e.bucket < finalBefore) && e.open.isEmpty();
-      if (e.dirty && (due || last)) {
+      if (e.dirty && (due || closeAll || (last && flushFinal))) {
         e.dirty = false;
         out.add(new Rollup(e.group, e.entity, e.bucket, e.sequence, e.current()));
       }
-      if (last) {
+      if (last && flushFinal) {
         it.remove();
       }
     }

@@ -13,9 +13,13 @@ import io.sextant.api.time.TimeBuckets;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One document per edge, hour and writer, listing the minutes of that hour in which the writer
@@ -26,7 +30,7 @@ import java.util.Map;
  * <p>The minutes are kept here until their hour document is complete and rewritten whole as a
  * minute is added (no read-modify-write). Past {@code maxEntries} the memory is cleared; an
  * entry created afterwards gets a new document (ids carry a sequence), so forgetting costs
- * documents, never minutes.
+ * documents, never minutes. A failed write forgets the entries it changed for the same reason.
  */
 final class EsTopologyStore implements TopologyStore {
   /** Distinct edges one query returns at most. */
@@ -88,20 +92,41 @@ final class EsTopologyStore implements TopologyStore {
 
   @Override
   public void write(List<Edge> edges, long minuteBucket) {
-    long hour = minuteBucket / 100;
-    List<Bulk.Doc> docs = new ArrayList<>();
+    write(Map.of(minuteBucket, edges));
+  }
+
+  /** One document per changed edge-hour, however many of its minutes the call brings. */
+  @Override
+  public void write(Map<Long, ? extends Collection<Edge>> edgesByMinute) {
+    Map<String, Bulk.Doc> docs = new LinkedHashMap<>();
+    Set<String> touched = new HashSet<>();
     synchronized (hours) {
-      makeRoom(hour, edges.size());
-      for (Edge e : edges) {
-        String key = key(e);
-        HourEntry entry = hours.computeIfAbsent(key + "|" + hour, k -> new HourEntry(hour, ++sequences));
-        if (entry.add(minuteBucket)) {
-          docs.add(new Bulk.Doc(indices.edges(minuteBucket), key + "|" + hour + "|" + writerId + "|" + entry.sequence,
-              Map.of("key", key, "scope", e.scope().name(), "minutes", entry.minuteBuckets())));
+      for (Map.Entry<Long, ? extends Collection<Edge>> minuteEdges : edgesByMinute.entrySet()) {
+        long minuteBucket = minuteEdges.getKey();
+        long hour = minuteBucket / 100;
+        makeRoom(hour, minuteEdges.getValue().size());
+        for (Edge e : minuteEdges.getValue()) {
+          String key = key(e);
+          String entryKey = key + "|" + hour;
+          HourEntry entry = hours.computeIfAbsent(entryKey, k -> new HourEntry(hour, ++sequences));
+          if (entry.add(minuteBucket)) {
+            touched.add(entryKey);
+            String id = key + "|" + hour + "|" + writerId + "|" + entry.sequence;
+            docs.put(id, new Bulk.Doc(indices.edges(minuteBucket), id,
+                Map.of("key", key, "scope", e.scope().name(), "minutes", entry.minuteBuckets())));
+          }
         }
       }
     }
-    bulk.index("topology", docs);
+    try {
+      bulk.index("topology", List.copyOf(docs.values()));
+    } catch (RuntimeException e) {
+      // The minutes are not stored: forget these entries, so that the retry writes new documents.
+      synchronized (hours) {
+        hours.keySet().removeAll(touched);
+      }
+      throw e;
+    }
   }
 
   /** Forgets hours before the previous one first (late minutes are rare), everything if need be. */
