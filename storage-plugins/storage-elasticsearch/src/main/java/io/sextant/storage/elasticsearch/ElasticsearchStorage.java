@@ -68,7 +68,7 @@ public final class ElasticsearchStorage implements StorageComponent {
     putTemplates();
     bulk = new Bulk(client, config.bulkActions(), config.bulkConcurrency(), registry);
     metrics = new EsMetricsStore(client, bulk, indices);
-    topology = new EsTopologyStore(client, bulk, indices, writerId, MAX_EDGE_HOURS);
+    topology = new EsTopologyStore(rest, bulk, indices, writerId, MAX_EDGE_HOURS);
     metadata = new EsMetadataStore(client, bulk, indices, writerId);
   }
 
@@ -185,7 +185,7 @@ public final class ElasticsearchStorage implements StorageComponent {
   /** A second topology store over this connection, with its own memory bound (tests). */
   EsTopologyStore topologyStore(int maxEdgeHours) {
     client();
-    return new EsTopologyStore(client, bulk, indices, UUID.randomUUID().toString(), maxEdgeHours);
+    return new EsTopologyStore(rest, bulk, indices, UUID.randomUUID().toString(), maxEdgeHours);
   }
 
   /** Refreshes this prefix's indices: what the flusher wrote becomes searchable. */
