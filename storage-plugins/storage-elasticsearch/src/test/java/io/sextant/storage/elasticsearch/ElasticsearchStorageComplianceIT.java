@@ -62,6 +62,21 @@ class ElasticsearchStorageComplianceIT extends StorageComplianceTest {
   }
 
   @Test
+  void readsPageThroughMoreDocumentsThanOneSearchReturns() {
+    List<PartialRow> rows = new ArrayList<>();
+    for (int i = 0; i < 12_345; i++) { // more than two pages of 5,000
+      rows.add(new PartialRow("CALL_SERVICE", "YQ==.1", Step.MINUTE, 202611221000L, "c" + i % 7, i,
+          List.of(new PartialRow.Cell("service_cpm", new long[] {i, 0, 0}, null))));
+    }
+    es.metrics().write(rows);
+    es.refresh();
+    var read = es.metrics().read("service_cpm", List.of("YQ==.1"), Step.MINUTE, 202611221000L, 202611221000L);
+    assertThat(read).hasSize(12_345);
+    assertThat(read.stream().map(p -> p.writerId() + "/" + p.sequence()).distinct().count()).isEqualTo(12_345);
+    assertThat(read.stream().mapToLong(p -> p.values()[0]).sum()).isEqualTo(12_345L * 12_344 / 2);
+  }
+
+  @Test
   void manyRowsGoInConcurrentBulkRequestsAndAreCounted() {
     List<PartialRow> rows = new ArrayList<>();
     for (int i = 0; i < 2_345; i++) {
