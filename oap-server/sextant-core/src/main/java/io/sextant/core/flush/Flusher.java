@@ -72,6 +72,7 @@ public final class Flusher implements Component {
   private final Counter partialsDropped;
   private final Counter metadataDropped;
   private final Counter failures;
+  private final Counter storageUnavailable;
   private final Timer flushTimer;
   private final Timer writeTimer;
   private final ScheduledExecutorService collector =
@@ -108,6 +109,9 @@ public final class Flusher implements Component {
     this.metadataDropped = Counter.builder("sextant_flush_metadata_dropped")
         .description("metadata and edges dropped because too many waited for storage").register(registry);
     this.failures = Counter.builder("sextant_flush_failures").description("failed storage writes (retried)")
+        .register(registry);
+    this.storageUnavailable = Counter.builder("sextant_flush_storage_unavailable")
+        .description("write cycles skipped after a failed write because the store's health check still failed")
         .register(registry);
     this.flushTimer = Timer.builder("sextant_flush_duration").description("one collection of the aggregator")
         .publishPercentiles(0.5, 0.99).register(registry);
@@ -362,6 +366,7 @@ public final class Flusher implements Component {
       health = CheckResult.failed(e.toString());
     }
     if (!health.ok()) {
+      storageUnavailable.increment();
       warn("storage still unavailable (" + health.detail() + "); " + pendingCount + " partial rows wait");
     }
     return health.ok();
