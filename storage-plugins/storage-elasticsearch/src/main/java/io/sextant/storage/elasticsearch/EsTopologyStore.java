@@ -114,7 +114,7 @@ final class EsTopologyStore implements TopologyStore {
           HourEntry entry = hours.computeIfAbsent(entryKey, k -> new HourEntry(hour, ++sequences));
           if (entry.add(minuteBucket)) {
             touched.add(entryKey);
-            String id = key + "|" + hour + "|" + writerId + "|" + entry.sequence;
+            String id = entryKey + "|" + writerId + "|" + entry.sequence;
             docs.put(id, new Bulk.Doc(indices.edges(minuteBucket), id,
                 Map.of("key", key, "scope", e.scope().name(), "minutes", entry.minuteBuckets())));
           }
