@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.HashMap;
@@ -64,7 +63,7 @@ class QueryLimitsIT {
     Map<String, Double> before = requestCounts();
     sextant.data("{ version }");
     sextant.graphql("{ getGlobalTopology(duration: " + DURATION + ") { nodes { id } } }");
-    HttpResponse<String> bad = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+    HttpResponse<String> bad = TestServer.HTTP.send(HttpRequest.newBuilder(
             URI.create("http://127.0.0.1:" + sextant.httpPort + "/graphql"))
         .POST(HttpRequest.BodyPublishers.ofString("{not json")).build(), HttpResponse.BodyHandlers.ofString());
     assertThat(bad.statusCode()).isEqualTo(400);

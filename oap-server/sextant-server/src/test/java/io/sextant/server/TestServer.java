@@ -25,7 +25,10 @@ import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
 /** A real Sextant on free local ports, with a real gRPC client and a real HTTP GraphQL client. */
 final class TestServer implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private final HttpClient http = HttpClient.newHttpClient();
+  // HTTP/1.1 as Prometheus and the UI's proxy speak it. The JDK client's h2c upgrade loses or
+  // stalls on a large response sent right after the 101 (about 1 in 100 /metrics scrapes).
+  static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private final HttpClient http = HTTP;
   final SextantServer server;
   final int grpcPort;
   final int httpPort;
