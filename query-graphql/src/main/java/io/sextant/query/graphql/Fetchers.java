@@ -30,9 +30,16 @@ final class Fetchers {
    * graphql-java's reflective property lookup (a cache key string per fetch): topology answers
    * have thousands of such fields.
    */
-  @SuppressWarnings("unchecked")
   static <S> DataFetcher<Object> field(Function<S, Object> getter) {
-    return (TrivialDataFetcher<Object>) env -> getter.apply((S) env.getSource());
+    return new SourceField<>(getter);
+  }
+
+  /** A {@link #field}; {@link FlatListExecutionStrategy} calls its getter directly. */
+  record SourceField<S>(Function<S, Object> getter) implements TrivialDataFetcher<Object> {
+    @Override
+    public Object get(DataFetchingEnvironment env) {
+      return getter.apply(env.getSource());
+    }
   }
 
   static DataFetcherResult<Object> error(DataFetchingEnvironment env, String message) {

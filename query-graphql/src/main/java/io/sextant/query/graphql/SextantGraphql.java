@@ -1,6 +1,7 @@
 package io.sextant.query.graphql;
 
 import graphql.GraphQL;
+import graphql.execution.ExecutionStrategy;
 import graphql.language.FieldDefinition;
 import graphql.language.ObjectTypeDefinition;
 import graphql.language.ObjectTypeExtensionDefinition;
@@ -38,6 +39,12 @@ public final class SextantGraphql {
 
   public static GraphQL build(QueryService query, QueryLimits limits, String version,
       Supplier<CheckResult> health, ZoneId zone, Clock clock) {
+    return build(query, limits, version, health, zone, clock, new FlatListExecutionStrategy());
+  }
+
+  /** As above with the given query strategy (tests compare ours against graphql-java's). */
+  static GraphQL build(QueryService query, QueryLimits limits, String version, Supplier<CheckResult> health,
+      ZoneId zone, Clock clock, ExecutionStrategy strategy) {
     TypeDefinitionRegistry types = loadSchema();
     RuntimeWiring.Builder wiring = RuntimeWiring.newRuntimeWiring().scalar(LongScalar.LONG);
     CommonWiring.wire(wiring, version, health, zone, clock);
@@ -56,6 +63,7 @@ public final class SextantGraphql {
     }
     GraphQLSchema schema = new SchemaGenerator().makeExecutableSchema(types, wiring.build());
     return GraphQL.newGraphQL(schema)
+        .queryExecutionStrategy(strategy)
         .instrumentation(new QueryLimitsInstrumentation(limits))
         .build();
   }
