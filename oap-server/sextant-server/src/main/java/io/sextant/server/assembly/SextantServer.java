@@ -196,7 +196,8 @@ public final class SextantServer implements AutoCloseable {
           config.string(p + "apiKey"), config.string(p + "indexPrefix"), config.integer(p + "shards"),
           config.integer(p + "replicas"), config.integer(p + "requestTimeoutMillis"), config.integer(p + "bulkActions"),
           config.integer(p + "bulkConcurrency"), config.integer(p + "minuteRetentionDays"),
-          config.integer(p + "hourRetentionDays"), config.integer(p + "dayRetentionDays")), registry);
+          config.integer(p + "hourRetentionDays"), config.integer(p + "dayRetentionDays"),
+          config.integer(p + "metadataCacheSeconds")), registry);
     }
     MemoryStorage memory = new MemoryStorage(new MemoryStorageConfig(config.integer("storage.memory.maxPartials"),
         config.integer("storage.memory.minuteRetentionMinutes"), config.integer("storage.memory.hourRetentionHours"),

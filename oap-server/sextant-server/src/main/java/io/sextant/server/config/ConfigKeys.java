@@ -63,6 +63,8 @@ public final class ConfigKeys {
       integer("storage.elasticsearch.minuteRetentionDays", 2, 1, 3650, "days of minute metrics and topology kept"),
       integer("storage.elasticsearch.hourRetentionDays", 15, 1, 3650, "days of hour metrics kept"),
       integer("storage.elasticsearch.dayRetentionDays", 90, 1, 36500, "days of day metrics kept"),
+      integer("storage.elasticsearch.metadataCacheSeconds", 10, 0, 3600,
+          "seconds a collector reuses the services list it read; its own writes clear it at once"),
 
       bool("receiver.mesh.enabled", true, "serve skywalking.v3.ServiceMeshMetricService"),
       integer("receiver.mesh.maxStringLength", 512, 16, 65536, "longest service/instance/endpoint name"),

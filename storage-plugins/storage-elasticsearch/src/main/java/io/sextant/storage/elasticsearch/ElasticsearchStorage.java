@@ -69,7 +69,7 @@ public final class ElasticsearchStorage implements StorageComponent {
     bulk = new Bulk(client, config.bulkActions(), config.bulkConcurrency(), registry);
     metrics = new EsMetricsStore(client, bulk, indices);
     topology = new EsTopologyStore(rest, bulk, indices, writerId, MAX_EDGE_HOURS);
-    metadata = new EsMetadataStore(client, bulk, indices, writerId);
+    metadata = new EsMetadataStore(client, bulk, indices, writerId, config.metadataCacheSeconds());
   }
 
   private RestClient restClient() {
@@ -192,6 +192,9 @@ public final class ElasticsearchStorage implements StorageComponent {
   @Override
   public void publish() {
     refresh();
+    if (metadata != null) {
+      metadata.published();
+    }
   }
 
   /** Makes all writes visible to searches. */

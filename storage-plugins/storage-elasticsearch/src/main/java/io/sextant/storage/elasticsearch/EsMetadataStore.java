@@ -18,12 +18,19 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Services, instances and endpoints. Without scripting there is no server-side merge, so each
  * writer keeps its own document per entity and day ({@code kind|id|writer|day}), merged with what
  * it wrote before that day; reads merge every writer's documents the same way the memory store
  * merges upserts.
+ *
+ * <p>The merged list of services is read by every topology and service-list query, and fetching a
+ * few hundred documents costs Elasticsearch more than the topology aggregation itself. It is kept
+ * for a few seconds: {@link #published()} drops it once this collector's writes are searchable, so
+ * only another collector's new services can show late, by at most that time.
  */
 final class EsMetadataStore implements MetadataStore {
   private static final int MAX_CACHED = 200_000;
@@ -33,12 +40,24 @@ final class EsMetadataStore implements MetadataStore {
   private final Indices indices;
   private final String writer;
   private final ConcurrentHashMap<String, Map<String, Object>> written = new ConcurrentHashMap<>();
+  private final long servicesCacheNanos;
+  private final AtomicLong publications = new AtomicLong();
+  private volatile ServicesRead lastServices;
 
-  EsMetadataStore(ElasticsearchClient client, Bulk bulk, Indices indices, String writer) {
+  /** A services list, when it was read and how many publications had happened before. */
+  private record ServicesRead(List<ServiceMeta> services, long readAtNanos, long publications) {}
+
+  EsMetadataStore(ElasticsearchClient client, Bulk bulk, Indices indices, String writer, int servicesCacheSeconds) {
     this.client = client;
     this.bulk = bulk;
     this.indices = indices;
     this.writer = writer;
+    this.servicesCacheNanos = TimeUnit.SECONDS.toNanos(servicesCacheSeconds);
+  }
+
+  /** This collector's writes are searchable now: the next services read goes to Elasticsearch. */
+  void published() {
+    publications.incrementAndGet();
   }
 
   @Override
@@ -161,10 +180,19 @@ final class EsMetadataStore implements MetadataStore {
   @Override
   @SuppressWarnings("unchecked")
   public List<ServiceMeta> services() {
+    ServicesRead last = lastServices;
+    long now = System.nanoTime();
+    long published = publications.get();
+    if (last != null && last.publications() == published && now - last.readAtNanos() < servicesCacheNanos) {
+      return last.services();
+    }
     List<ServiceMeta> out = new ArrayList<>();
     find(List.of(term("kind", "service"))).values().forEach(d -> out.add(service(d)));
     out.sort(Comparator.comparing(ServiceMeta::name));
-    return out;
+    // Counted before the read: a publication during it makes this read stale at once.
+    List<ServiceMeta> services = List.copyOf(out);
+    lastServices = new ServicesRead(services, now, published);
+    return services;
   }
 
   @SuppressWarnings("unchecked")

@@ -7,12 +7,14 @@ import io.sextant.api.model.DetectPoint;
 import io.sextant.api.storage.Edge;
 import io.sextant.api.storage.EdgeScope;
 import io.sextant.api.storage.PartialRow;
+import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.time.Step;
 import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
 import io.sextant.testkit.storage.StorageComplianceTest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,22 +27,56 @@ class ElasticsearchStorageComplianceIT extends StorageComplianceTest {
   private static final int BULK_ACTIONS = 500;
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private ElasticsearchStorage es;
+  private String prefix;
 
   static ElasticsearchConfig config(String hostAndPort, String prefix) {
+    return config(hostAndPort, prefix, 10);
+  }
+
+  static ElasticsearchConfig config(String hostAndPort, String prefix, int metadataCacheSeconds) {
     return new ElasticsearchConfig(List.of(hostAndPort), false, "", "", "", "", "", prefix, 1, 0, 30_000,
-        BULK_ACTIONS, 2, 2, 15, 90);
+        BULK_ACTIONS, 2, 2, 15, 90, metadataCacheSeconds);
   }
 
   @Override
   protected StorageComponent newStorage() {
-    es = new ElasticsearchStorage(config(ES.hostAndPort(), "t" + TESTS.incrementAndGet()), registry);
+    prefix = "t" + TESTS.incrementAndGet();
+    es = new ElasticsearchStorage(config(ES.hostAndPort(), prefix), registry);
     es.start();
     return es;
   }
 
+  /** As the flusher does after each write cycle. */
   @Override
   protected void awaitWrites() {
-    es.refresh();
+    es.publish();
+  }
+
+  @Test
+  void servicesReadAreReusedButOwnWritesShowAtOnceAndOthersWithinTheCacheTime() throws Exception {
+    ElasticsearchStorage mine = new ElasticsearchStorage(config(ES.hostAndPort(), prefix, 1), registry);
+    ElasticsearchStorage other = new ElasticsearchStorage(config(ES.hostAndPort(), prefix, 1), registry);
+    mine.start();
+    other.start();
+    try {
+      mine.metadata().upsertServices(List.of(service("YQ==.1", "a")));
+      mine.publish();
+      assertThat(mine.metadata().services()).extracting(ServiceMeta::name).containsExactly("a");
+      other.metadata().upsertServices(List.of(service("Yg==.1", "b")));
+      other.publish();
+      Thread.sleep(1_100);
+      assertThat(mine.metadata().services()).extracting(ServiceMeta::name).containsExactly("a", "b");
+      mine.metadata().upsertServices(List.of(service("Yw==.1", "c")));
+      mine.publish();
+      assertThat(mine.metadata().services()).extracting(ServiceMeta::name).containsExactly("a", "b", "c");
+    } finally {
+      mine.close();
+      other.close();
+    }
+  }
+
+  private static ServiceMeta service(String id, String name) {
+    return new ServiceMeta(id, name, true, Set.of("MESH"), 202611221000L, 202611221000L);
   }
 
   @Test
