@@ -24,7 +24,7 @@ CLASSPATH_FILE="$ROOT/benchmarks/target/classpath.txt"
 GRPC_PORT="${GRPC_PORT:-11800}"
 HTTP_PORT="${HTTP_PORT:-12800}"
 SERVER_LOG="${SERVER_LOG:-$ROOT/benchmarks/target/server.log}"
-export JAVA_OPTS="${JAVA_OPTS:--Xms128m -Xmx512m -XX:MaxDirectMemorySize=64m -XX:ReservedCodeCacheSize=64m -XX:+UseParallelGC -XX:+ExitOnOutOfMemoryError}"
+export JAVA_OPTS="${JAVA_OPTS:--Xms128m -Xmx512m -XX:MaxDirectMemorySize=64m -XX:+UseParallelGC -XX:+ExitOnOutOfMemoryError}"
 
 if [[ ! -x "$DIST/bin/sextant" ]]; then
   echo "no packaged server at $DIST; build the dist module first" >&2
