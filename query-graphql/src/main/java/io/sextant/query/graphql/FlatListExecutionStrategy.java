@@ -37,10 +37,11 @@ import java.util.function.Function;
  * fetch-and-complete cycle per field and allocates about a kilobyte for each; a 220-service
  * topology answer has about 3,800 fields.
  *
- * <p>Anything else takes the general path, which also reports every error: a field with
- * arguments or directives other than {@code @skip} and {@code @include}, another fetcher, a nested object, an interface, a value that does not
- * coerce, or a null where the schema forbids one. The shortcut skips per-field instrumentation
- * callbacks, so it suits only instrumentations that act per operation (ours do).
+ * <p>Anything else takes the general path, which also reports every error: a field with arguments
+ * or with directives other than {@code @skip} and {@code @include} (which the field collector has
+ * applied), another fetcher, a nested object, an interface, a value that does not coerce, or a
+ * null where the schema forbids one. The shortcut skips per-field instrumentation callbacks, so it
+ * suits only instrumentations that act per operation (ours do).
  */
 final class FlatListExecutionStrategy extends AsyncExecutionStrategy {
   /** Lists answered by the shortcut, for tests. */
@@ -104,7 +105,8 @@ final class FlatListExecutionStrategy extends AsyncExecutionStrategy {
     List<Column> columns = new ArrayList<>();
     for (MergedField field : selected.getSubFieldsList()) {
       for (Field f : field.getFields()) {
-        if (!f.getArguments().isEmpty() || !f.getDirectives().stream().allMatch(d -> CONDITIONS.contains(d.getName()))) {
+        boolean conditionsOnly = f.getDirectives().stream().allMatch(d -> CONDITIONS.contains(d.getName()));
+        if (!f.getArguments().isEmpty() || !conditionsOnly) {
           return null;
         }
       }
@@ -143,6 +145,7 @@ final class FlatListExecutionStrategy extends AsyncExecutionStrategy {
     return null;
   }
 
+  /** A value the shortcut cannot answer: the whole list takes the general path. */
   private static final Object INVALID = new Object();
   /** Directives the field collector has already applied. */
   private static final Set<String> CONDITIONS = Set.of("skip", "include");
