@@ -32,7 +32,9 @@ import org.HdrHistogram.Histogram;
  *       the selection set of the UI's topology view;
  *   <li>{@code expression}: {@code execExpression} of {@code service_cpm}, {@code
  *       service_percentile{p='50,75,90,95,99'}} and {@code service_resp_time}, cycling over the
- *       services of the layer.
+ *       services of the layer;
+ *   <li>{@code dashboard} (alone): one request per service with the {@link #DASHBOARD} expressions
+ *       as aliased {@code execExpression} fields, as the UI asks for a service dashboard's widgets.
  * </ul>
  *
  * <p>{@code --concurrency} client threads send requests back to back (one HTTP/1.1 client, so one
@@ -63,8 +65,16 @@ public final class QueryLoad {
   static final List<String> EXPRESSIONS = List.of(
       "service_cpm", "service_percentile{p='50,75,90,95,99'}", "service_resp_time");
 
+  /** A mesh service dashboard's widgets (SkyWalking's UI templates), asked for in one request. */
+  static final List<String> DASHBOARD = List.of(
+      "service_cpm", "service_resp_time", "service_sla/100", "service_apdex/10000",
+      "service_percentile{p='50,75,90,95,99'}", "service_sidecar_internal_req_latency_nanos",
+      "service_sidecar_internal_resp_latency_nanos", "avg(service_cpm)");
+  static final String DASHBOARD_QUERY = dashboardQuery();
+
   private final Options o;
   private final HttpClient client;
+  private Kind dashboard;
   private final URI endpoint;
   private final Duration timeout;
   private ZoneId zone;
@@ -87,6 +97,17 @@ public final class QueryLoad {
   private volatile long measureEnd;
 
   record Service(String id, String name, boolean normal) {}
+
+  /** The dashboard request: every {@link #DASHBOARD} expression as field {@code w<i>}. */
+  private static String dashboardQuery() {
+    StringBuilder q = new StringBuilder("query dashboard($entity: Entity!, $duration: Duration!) {");
+    for (int i = 0; i < DASHBOARD.size(); i++) {
+      q.append(" w").append(i).append(": execExpression(expression: \"")
+          .append(DASHBOARD.get(i)).append("\", entity: $entity, duration: $duration)")
+          .append(" { type error results { metric { labels { key value } } values { id value traceID } } }");
+    }
+    return q.append(" }").toString();
+  }
 
   /** One kind of request: its own latency histogram and counters (merged from the workers'). */
   static final class Kind {
@@ -170,11 +191,19 @@ public final class QueryLoad {
             kinds.add(k);
           }
         }
+        case "dashboard" -> {
+          dashboard = new Kind("dashboard", null);
+          kinds.add(dashboard);
+        }
         default -> {
-          System.err.println("--queries takes topology and/or expression, got '" + q + "'");
+          System.err.println("--queries takes topology and/or expression, or dashboard, got '" + q + "'");
           return 2;
         }
       }
+    }
+    if (dashboard != null && kinds.size() > 1) {
+      System.err.println("--queries=dashboard runs alone");
+      return 2;
     }
 
     String setupError = setUp();
@@ -457,7 +486,17 @@ public final class QueryLoad {
         vars.put("duration", durationVars());
         String query;
         String service = null;
-        if (topology != null && (!both || n % 2 == 0)) {
+        if (dashboard != null) {
+          kind = dashboard;
+          Service s = services.get((int) (n % services.size()));
+          service = s.name();
+          query = DASHBOARD_QUERY;
+          Map<String, Object> entity = new LinkedHashMap<>();
+          entity.put("serviceName", s.name());
+          entity.put("normal", s.normal());
+          entity.put("scope", "Service");
+          vars.put("entity", entity);
+        } else if (topology != null && (!both || n % 2 == 0)) {
           kind = topology;
           query = TOPOLOGY_QUERY;
           vars.put("ids", serviceIds);
@@ -564,6 +603,15 @@ public final class QueryLoad {
         }
         return null;
       }
+      if (kind == dashboard) {
+        for (int i = 0; i < DASHBOARD.size(); i++) {
+          JsonNode w = root.path("data").path("w" + i);
+          if (w.isMissingNode() || w.hasNonNull("error")) {
+            return DASHBOARD.get(i) + ": " + (w.isMissingNode() ? "no answer" : w.get("error").asText());
+          }
+        }
+        return null;
+      }
       JsonNode r = root.path("data").path("result");
       if (r.hasNonNull("error")) {
         return "execExpression error: " + r.get("error").asText();
@@ -602,7 +650,8 @@ public final class QueryLoad {
       opt("layer", "MESH", "layer whose services are queried");
       opt("queries", "topology,expression", "which queries: topology (getServicesTopology over all the layer's"
           + " services) and/or expression (execExpression of " + String.join(", ", EXPRESSIONS)
-          + ", cycling over the services)");
+          + ", cycling over the services); or dashboard alone (" + DASHBOARD.size()
+          + " expressions of a service dashboard in one request)");
       opt("timeout", "30", "seconds a request may take before it counts as failed");
       opt("timezone", "", "zone of the durations, e.g. +0800 or UTC; none = the server's, from getTimeInfo");
       opt("server-pid", "", "pid of the server, to read its RSS and CPU from /proc");

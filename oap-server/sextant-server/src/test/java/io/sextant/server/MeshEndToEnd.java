@@ -250,4 +250,40 @@ abstract class MeshEndToEnd {
     assertThat(badId.get("errors").get(0).get("message").asText()).contains("malformed service id");
     assertThat(sextant.data("{ version }").get("version").asText()).startsWith("10.1.0");
   }
+
+  @Test
+  void aDashboardOfExpressionsInOneRequestAnswersEachAsAlone() throws Exception {
+    // The UI asks for a dashboard's widgets as aliased execExpression fields of one request; the
+    // server runs them at once. Each must answer exactly what it answers alone, errors included.
+    List<String[]> widgets = List.of(
+        new String[] {"service_cpm", "serviceName: \"productpage\""},
+        new String[] {"service_resp_time", "serviceName: \"productpage\""},
+        new String[] {"service_sla/100", "serviceName: \"productpage\""},
+        new String[] {"service_percentile{p='50,99'}", "serviceName: \"productpage\""},
+        new String[] {"service_cpm", "serviceName: \"reviews\""},
+        new String[] {"nope_cpm", "serviceName: \"reviews\""},
+        new String[] {"endpoint_cpm", "serviceName: \"reviews\", endpointName: \"GET:/reviews/0\""},
+        new String[] {"service_relation_server_resp_time",
+            "serviceName: \"productpage\", destServiceName: \"reviews\""});
+    String fields = " { type error results { metric { labels { key value } } values { id value } } }";
+    StringBuilder dashboard = new StringBuilder("{ version");
+    for (int i = 0; i < widgets.size(); i++) {
+      dashboard.append(" e").append(i).append(": ").append(expression(widgets.get(i), fields));
+    }
+    JsonNode together = sextant.data(dashboard.append(" }").toString());
+    assertThat(together.get("version").asText()).startsWith("10.1.0");
+    for (int i = 0; i < widgets.size(); i++) {
+      JsonNode alone = sextant.data("{ r: " + expression(widgets.get(i), fields) + " }").get("r");
+      assertThat(together.get("e" + i)).as(widgets.get(i)[0]).isEqualTo(alone);
+    }
+    assertThat(together.get("e0").get("results").get(0).get("values").get(0).get("value").asText()).isEqualTo("10");
+    assertThat(together.get("e4").get("results").get(0).get("values").get(0).get("value").asText()).isEqualTo("8");
+    assertThat(together.get("e5").get("error").asText()).contains("unknown metric 'nope_cpm'");
+    assertThat(together.get("e7").get("results").get(0).get("values").get(0).get("value").asText()).isEqualTo("45");
+  }
+
+  private String expression(String[] widget, String fields) {
+    return "execExpression(expression: \"" + widget[0] + "\", entity: {" + widget[1] + "}, duration: " + duration() + ")"
+        + fields;
+  }
 }

@@ -8,6 +8,9 @@ import graphql.schema.DataFetchingEnvironment;
 import io.sextant.core.query.QueryDuration;
 import io.sextant.core.query.mqe.MqeException;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /** Helpers shared by the wiring classes: argument parsing and turning bad input into clear errors. */
@@ -22,6 +25,26 @@ final class Fetchers {
       } catch (IllegalArgumentException | MqeException e) {
         return error(env, e.getMessage());
       }
+    };
+  }
+
+  /**
+   * Runs a root field on {@code executor} when the request asks for more than one root field, so
+   * that their storage reads overlap (graphql-java waits for all of them together); a lone field
+   * runs on the calling thread. Errors complete the future, as a synchronous fetcher would throw.
+   */
+  static DataFetcher<Object> concurrent(Executor executor, DataFetcher<Object> fetcher) {
+    return env -> {
+      if (env.getOperationDefinition().getSelectionSet().getSelections().size() < 2) {
+        return fetcher.get(env);
+      }
+      return CompletableFuture.supplyAsync(() -> {
+        try {
+          return fetcher.get(env);
+        } catch (Exception e) {
+          throw new CompletionException(e);
+        }
+      }, executor);
     };
   }
 

@@ -1,6 +1,7 @@
 package io.sextant.query.graphql;
 
 import static io.sextant.query.graphql.Fetchers.duration;
+import static io.sextant.query.graphql.Fetchers.concurrent;
 import static io.sextant.query.graphql.Fetchers.safe;
 
 import graphql.schema.idl.RuntimeWiring;
@@ -20,23 +21,25 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
 
 /** metrics-v3.graphqls: MQE ({@code execExpression}) and the metric catalogue. */
 final class MetricsWiring {
   private MetricsWiring() {}
 
-  static void wire(RuntimeWiring.Builder w, QueryService q, QueryLimits limits) {
+  static void wire(RuntimeWiring.Builder w, QueryService q, QueryLimits limits, Executor expressions) {
     w.type("Query", t -> t
         .dataFetcher("listMetrics", safe(env -> q.listMetrics(env.getArgument("regex")).stream()
             .map(MetricsWiring::definition).toList()))
         .dataFetcher("typeOfMetrics", safe(env -> q.catalog().find(env.getArgument("name"))
             .map(d -> d.function().labelKey() == null ? "REGULAR_VALUE" : "LABELED_VALUE").orElse("UNKNOWN")))
-        .dataFetcher("execExpression", safe(env -> {
+        .dataFetcher("execExpression", concurrent(expressions, safe(env -> {
           QueryDuration d = duration(env, limits);
           MqeEntity entity = entity(env.getArgument("entity"));
-          MqeResult r = Mqe.evaluate((String) env.getArgument("expression"), q, entity, d.buckets(limits.maxDurationPoints()), d.step());
+          MqeResult r = Mqe.evaluate((String) env.getArgument("expression"), q, entity,
+              d.buckets(limits.maxDurationPoints()), d.step());
           return result(r);
-        })));
+        }))));
   }
 
   private static Map<String, Object> definition(MetricDefinition d) {

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 /**
@@ -37,20 +38,30 @@ public final class SextantGraphql {
 
   private SextantGraphql() {}
 
+  /** An engine that answers every field on the calling thread. */
   public static GraphQL build(QueryService query, QueryLimits limits, String version,
       Supplier<CheckResult> health, ZoneId zone, Clock clock) {
-    return build(query, limits, version, health, zone, clock, new FlatListExecutionStrategy());
+    return build(query, limits, version, health, zone, clock, Runnable::run);
+  }
+
+  /**
+   * An engine that runs the expressions of a request that asks for several ({@code execExpression}
+   * fields, as the UI batches a dashboard's widgets) on {@code expressions} at once.
+   */
+  public static GraphQL build(QueryService query, QueryLimits limits, String version,
+      Supplier<CheckResult> health, ZoneId zone, Clock clock, Executor expressions) {
+    return build(query, limits, version, health, zone, clock, expressions, new FlatListExecutionStrategy());
   }
 
   /** As above with the given query strategy (tests compare ours against graphql-java's). */
   static GraphQL build(QueryService query, QueryLimits limits, String version, Supplier<CheckResult> health,
-      ZoneId zone, Clock clock, ExecutionStrategy strategy) {
+      ZoneId zone, Clock clock, Executor expressions, ExecutionStrategy strategy) {
     TypeDefinitionRegistry types = loadSchema();
     RuntimeWiring.Builder wiring = RuntimeWiring.newRuntimeWiring().scalar(LongScalar.LONG);
     CommonWiring.wire(wiring, version, health, zone, clock);
     MetadataWiring.wire(wiring, query, limits);
     TopologyWiring.wire(wiring, query, limits);
-    MetricsWiring.wire(wiring, query, limits);
+    MetricsWiring.wire(wiring, query, limits, expressions);
     RuntimeWiring partial = wiring.build();
     for (String root : List.of("Query", "Mutation")) {
       Set<String> wired = partial.getDataFetchers().getOrDefault(root, java.util.Map.of()).keySet();

@@ -54,9 +54,9 @@ class TopologyAnswerTest {
         new Edge(EdgeScope.SERVICE, ratings, db, DetectPoint.CLIENT, "tcp")), minute);
     QueryService query = new QueryService(storage, MeshMetricTable.catalog(100));
     QueryLimits limits = new QueryLimits(15, 5000, 10_000);
-    fast = SextantGraphql.build(query, limits, "test", () -> CheckResult.OK, ZoneOffset.UTC, CLOCK, flat);
+    fast = SextantGraphql.build(query, limits, "test", () -> CheckResult.OK, ZoneOffset.UTC, CLOCK, Runnable::run, flat);
     general = SextantGraphql.build(query, limits, "test", () -> CheckResult.OK, ZoneOffset.UTC, CLOCK,
-        new AsyncExecutionStrategy());
+        Runnable::run, new AsyncExecutionStrategy());
   }
 
   @SuppressWarnings("unchecked")

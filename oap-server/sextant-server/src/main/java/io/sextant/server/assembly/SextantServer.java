@@ -50,9 +50,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,6 +79,7 @@ public final class SextantServer implements AutoCloseable {
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-keeper"));
   private PeerAddressResolver peerResolver;
   private KubernetesClient kubernetes;
+  private ThreadPoolExecutor expressionPool;
   private Server server;
   private volatile boolean ready;
   private boolean closed;
@@ -105,9 +109,10 @@ public final class SextantServer implements AutoCloseable {
     storage.start();
     flusher.start();
     keeper.scheduleWithFixedDelay(this::expire, 1, 1, TimeUnit.MINUTES);
+    expressionPool = expressionPool(config.integer("query.expressionThreads"));
     GraphQL graphql = SextantGraphql.build(query, new QueryLimits(config.integer("query.maxDepth"),
         config.integer("query.maxComplexity"), config.integer("query.maxDurationPoints")), VERSION,
-        this::health, buckets.zone(), Clock.systemUTC());
+        this::health, buckets.zone(), Clock.systemUTC(), expressionPool);
     int grpcPort = config.integer("server.grpcPort");
     int httpPort = config.integer("server.httpPort");
     String host = config.string("server.host");
@@ -176,6 +181,19 @@ public final class SextantServer implements AutoCloseable {
     LOG.info("Sextant {} started: gRPC receivers on {}:{}, GraphQL on http://{}:{}/graphql (collector {})",
         VERSION, host, grpcPort, host, httpPort, config.string("core.collectorId"));
     return this;
+  }
+
+  /**
+   * Runs the expressions of one GraphQL request at once. Bounded: when every thread is busy and
+   * the queue is full, the request's own thread runs the expression (never refused).
+   */
+  private static ThreadPoolExecutor expressionPool(int threads) {
+    AtomicInteger n = new AtomicInteger();
+    return new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1_000), r -> {
+      Thread t = new Thread(r, "sextant-expression-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    }, new ThreadPoolExecutor.CallerRunsPolicy());
   }
 
   /** Counts every finished gRPC stream by method and status, e.g. RESOURCE_EXHAUSTED for oversize. */
@@ -258,6 +276,9 @@ public final class SextantServer implements AutoCloseable {
       server.stop().join();
     }
     keeper.shutdownNow();
+    if (expressionPool != null) {
+      expressionPool.shutdownNow();
+    }
     if (peerResolver != null) {
       peerResolver.close();
     }

@@ -93,7 +93,9 @@ public final class ConfigKeys {
 
       integer("query.maxDepth", 15, 2, 100, "deepest GraphQL selection"),
       integer("query.maxComplexity", 5000, 10, 1_000_000, "most fields in one GraphQL request"),
-      integer("query.maxDurationPoints", 10080, 10, 1_000_000, "most time points in one queried duration"));
+      integer("query.maxDurationPoints", 10080, 10, 1_000_000, "most time points in one queried duration"),
+      integer("query.expressionThreads", 4, 1, 256,
+          "threads running the expressions of one request at once (1: one after another)"));
 
   private static String defaultCollectorId() {
     String host = System.getenv("HOSTNAME");
