@@ -96,7 +96,16 @@ public final class QueryLoad {
   private volatile long measureStart;
   private volatile long measureEnd;
 
-  record Service(String id, String name, boolean normal) {}
+  record Service(String id, String name, boolean normal) {
+    /** The service as an MQE {@code Entity} variable. */
+    Map<String, Object> entity() {
+      Map<String, Object> entity = new LinkedHashMap<>();
+      entity.put("serviceName", name);
+      entity.put("normal", normal);
+      entity.put("scope", "Service");
+      return entity;
+    }
+  }
 
   /** The dashboard request: every {@link #DASHBOARD} expression as field {@code w<i>}. */
   private static String dashboardQuery() {
@@ -491,11 +500,7 @@ public final class QueryLoad {
           Service s = services.get((int) (n % services.size()));
           service = s.name();
           query = DASHBOARD_QUERY;
-          Map<String, Object> entity = new LinkedHashMap<>();
-          entity.put("serviceName", s.name());
-          entity.put("normal", s.normal());
-          entity.put("scope", "Service");
-          vars.put("entity", entity);
+          vars.put("entity", s.entity());
         } else if (topology != null && (!both || n % 2 == 0)) {
           kind = topology;
           query = TOPOLOGY_QUERY;
@@ -507,11 +512,7 @@ public final class QueryLoad {
           service = s.name();
           query = EXPRESSION_QUERY;
           vars.put("expression", kind.expression);
-          Map<String, Object> entity = new LinkedHashMap<>();
-          entity.put("serviceName", s.name());
-          entity.put("normal", s.normal());
-          entity.put("scope", "Service");
-          vars.put("entity", entity);
+          vars.put("entity", s.entity());
         }
         byte[] body;
         try {
