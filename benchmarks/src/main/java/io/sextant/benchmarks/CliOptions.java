@@ -2,6 +2,7 @@ package io.sextant.benchmarks;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * A benchmark tool's {@code --key=value} options, each declared with a default and a help text;
@@ -57,26 +58,23 @@ abstract class CliOptions {
   }
 
   final int integer(String key) {
-    try {
-      return Integer.parseInt(string(key));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--" + key + " must be an integer, got '" + values.get(key) + "'");
-    }
+    return parsed(key, Integer::parseInt, "an integer");
   }
 
   final long longValue(String key) {
-    try {
-      return Long.parseLong(string(key));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--" + key + " must be an integer, got '" + values.get(key) + "'");
-    }
+    return parsed(key, Long::parseLong, "an integer");
   }
 
   final double ratio(String key) {
+    return parsed(key, Double::parseDouble, "a number");
+  }
+
+  /** The option's value as {@code parse} reads it, or a message naming the option and what it must be. */
+  private <T> T parsed(String key, Function<String, T> parse, String what) {
     try {
-      return Double.parseDouble(string(key));
+      return parse.apply(string(key));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--" + key + " must be a number, got '" + values.get(key) + "'");
+      throw new IllegalArgumentException("--" + key + " must be " + what + ", got '" + values.get(key) + "'");
     }
   }
 

@@ -154,11 +154,7 @@ final class EsTopologyStore implements TopologyStore {
     String body = "{\"size\":0,\"query\":{\"bool\":{\"filter\":[{\"term\":{\"scope\":\"" + scope.name()
         + "\"}},{\"range\":{\"minutes\":{\"gte\":" + startMinute + ",\"lte\":" + endMinute + "}}}]}},"
         + "\"aggs\":{\"edges\":{\"terms\":{\"field\":\"key\",\"size\":" + MAX_EDGES + "}}}}";
-    Request request = new Request("POST", "/" + indices.edgesPattern() + "/_search");
-    request.addParameter("ignore_unavailable", "true");
-    request.addParameter("allow_no_indices", "true");
-    request.addParameter("filter_path", "aggregations.edges.buckets.key");
-    request.setJsonEntity(body);
+    Request request = Search.request(indices.edgesPattern(), "aggregations.edges.buckets.key", body);
     List<Edge> out = new ArrayList<>();
     try (InputStream in = rest.performRequest(request).getEntity().getContent();
         JsonParser p = JSON.createParser(in)) {

@@ -50,11 +50,7 @@ final class Search {
     try {
       ObjectNode body = (ObjectNode) JSON.readTree(JsonpUtils.toJsonString(search, client._jsonpMapper()));
       while (true) {
-        Request request = new Request("POST", "/" + index + "/_search");
-        request.addParameter("ignore_unavailable", "true");
-        request.addParameter("allow_no_indices", "true");
-        request.addParameter("filter_path", "hits.hits._source,hits.hits.sort");
-        request.setJsonEntity(body.toString());
+        Request request = request(index, "hits.hits._source,hits.hits.sort", body.toString());
         List<Hit> hits;
         try (InputStream in = rest.performRequest(request).getEntity().getContent()) {
           hits = JSON.readValue(in, Page.class).hits().hits();
@@ -68,6 +64,19 @@ final class Search {
     } catch (IOException e) {
       throw new UncheckedIOException("search of " + index + " failed", e);
     }
+  }
+
+  /**
+   * A low-level search of {@code index} (a pattern may match nothing yet) whose answer keeps only
+   * {@code filterPath}.
+   */
+  static Request request(String index, String filterPath, String body) {
+    Request request = new Request("POST", "/" + index + "/_search");
+    request.addParameter("ignore_unavailable", "true");
+    request.addParameter("allow_no_indices", "true");
+    request.addParameter("filter_path", filterPath);
+    request.setJsonEntity(body);
+    return request;
   }
 
   /** The parts of a search answer that {@code filter_path} keeps; all absent when nothing matched. */
