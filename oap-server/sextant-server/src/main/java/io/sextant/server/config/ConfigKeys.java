@@ -1,10 +1,13 @@
 package io.sextant.server.config;
 
-import static io.sextant.server.config.ConfigKey.bool;
-import static io.sextant.server.config.ConfigKey.integer;
-import static io.sextant.server.config.ConfigKey.oneOf;
-import static io.sextant.server.config.ConfigKey.string;
+import static io.sextant.api.config.ConfigKey.bool;
+import static io.sextant.api.config.ConfigKey.integer;
+import static io.sextant.api.config.ConfigKey.oneOf;
+import static io.sextant.api.config.ConfigKey.optionalString;
+import static io.sextant.api.config.ConfigKey.string;
 
+
+import io.sextant.api.config.ConfigKey;
 import java.time.ZoneId;
 import java.util.List;
 
@@ -49,11 +52,11 @@ public final class ConfigKeys {
 
       string("storage.elasticsearch.hosts", "127.0.0.1:9200", "host:port[,host:port] (also SEXTANT_ES_HOSTS)"),
       bool("storage.elasticsearch.tls", false, "connect with https"),
-      new ConfigKey("storage.elasticsearch.trustStorePath", "", s -> s, v -> null, "PKCS#12 trust store for https (empty: the JVM's)"),
-      new ConfigKey("storage.elasticsearch.trustStorePassword", "", s -> s, v -> null, "trust store password"),
-      new ConfigKey("storage.elasticsearch.username", "", s -> s, v -> null, "basic-auth user (empty: none)"),
-      new ConfigKey("storage.elasticsearch.password", "", s -> s, v -> null, "basic-auth password"),
-      new ConfigKey("storage.elasticsearch.apiKey", "", s -> s, v -> null, "API key (base64 id:key), instead of a user"),
+      optionalString("storage.elasticsearch.trustStorePath", "PKCS#12 trust store for https (empty: the JVM's)"),
+      optionalString("storage.elasticsearch.trustStorePassword", "trust store password"),
+      optionalString("storage.elasticsearch.username", "basic-auth user (empty: none)"),
+      optionalString("storage.elasticsearch.password", "basic-auth password"),
+      optionalString("storage.elasticsearch.apiKey", "API key (base64 id:key), instead of a user"),
       string("storage.elasticsearch.indexPrefix", "sextant", "prefix of every index and template"),
       integer("storage.elasticsearch.shards", 1, 1, 100, "primary shards per index (few: avoid shard sprawl)"),
       integer("storage.elasticsearch.replicas", 0, 0, 10, "replicas per index"),
@@ -75,7 +78,7 @@ public final class ConfigKeys {
           "serve envoy.service.accesslog.v3.AccessLogService and Satellite's SatelliteAccessLogService"),
       string("receiver.als.serviceNameLabels", "service.istio.io/canonical-name,app.kubernetes.io/name,app",
           "pod labels naming a service, first present wins (then the workload name), + '.<namespace>'"),
-      new ConfigKey("receiver.als.endpointRules", "", s -> s, v -> null,
+      optionalString("receiver.als.endpointRules",
           "endpoint grouping rules, ';'-separated 'regex => name', e.g. 'GET:/reviews/\\d+ => GET:/reviews/{id}'"),
       integer("receiver.als.endpointBudgetPerService", 1000, 1, 1_000_000,
           "distinct endpoints per service; past it requests fold into the '<overflow>' endpoint (counted)"),

@@ -1,5 +1,6 @@
 package io.sextant.server.config;
 
+import io.sextant.api.config.ConfigKey;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

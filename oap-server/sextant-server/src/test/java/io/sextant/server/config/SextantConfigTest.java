@@ -1,5 +1,6 @@
 package io.sextant.server.config;
 
+import io.sextant.api.config.ConfigKey;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 

@@ -1,0 +1,2 @@
+/** Configuration keys declared by each plugin and the validated values they read. */
+package io.sextant.api.config;
