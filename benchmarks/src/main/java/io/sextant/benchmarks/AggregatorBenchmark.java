@@ -8,6 +8,7 @@ import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.Aggregator;
 import io.sextant.core.aggregate.AggregatorLimits;
+import io.sextant.core.dispatch.MeshDispatcher;
 import io.sextant.core.aggregate.Snapshot;
 import io.sextant.core.flush.Flusher;
 import io.sextant.core.flush.FlusherConfig;
@@ -59,8 +60,8 @@ public class AggregatorBenchmark {
   private CallRecord[] records;
 
   static Aggregator newAggregator() {
-    return new Aggregator(MeshMetricTable.catalog(500), new TimeBuckets(ZoneId.of("UTC"), Clock.systemUTC()),
-        new AggregatorLimits(10_000_000, 1440, 10, 1_000_000), new SimpleMeterRegistry());
+    return new Aggregator(MeshMetricTable.catalog(500), new MeshDispatcher(1_000_000),
+        new TimeBuckets(ZoneId.of("UTC"), Clock.systemUTC()), new AggregatorLimits(10_000_000, 1440, 10), new SimpleMeterRegistry());
   }
 
   @Setup(Level.Trial)

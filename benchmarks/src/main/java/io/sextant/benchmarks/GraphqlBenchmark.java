@@ -8,7 +8,6 @@ import io.sextant.api.component.CheckResult;
 import io.sextant.api.id.EntityIds;
 import io.sextant.api.model.DetectPoint;
 import io.sextant.api.storage.Edge;
-import io.sextant.api.storage.EdgeScope;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
@@ -79,10 +78,10 @@ public class GraphqlBenchmark {
       String source = ids.get(random.nextInt(SERVICES));
       String dest = ids.get(random.nextInt(SERVICES));
       String component = random.nextInt(10) == 0 ? "tcp" : "http";
-      Edge client = new Edge(EdgeScope.SERVICE, source, dest, DetectPoint.CLIENT, component);
+      Edge client = new Edge(io.sextant.api.model.Scope.SERVICE, source, dest, DetectPoint.CLIENT, component);
       if (!source.equals(dest) && pairs.add(source + ">" + dest)) {
         edges.add(client);
-        edges.add(new Edge(EdgeScope.SERVICE, source, dest, DetectPoint.SERVER, component));
+        edges.add(new Edge(io.sextant.api.model.Scope.SERVICE, source, dest, DetectPoint.SERVER, component));
       }
     }
     for (long minute : TimeBuckets.range(start, end, Step.MINUTE, 60)) {

@@ -11,6 +11,7 @@ import io.sextant.api.receiver.Admission;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.Aggregator;
 import io.sextant.core.aggregate.AggregatorLimits;
+import io.sextant.core.dispatch.MeshDispatcher;
 import io.sextant.core.metric.MeshMetricTable;
 import java.time.Clock;
 import java.time.ZoneOffset;
@@ -26,8 +27,8 @@ class AggregatorBoundsTest {
   @Test
   void newEntitiesAreRefusedPastTheLimitWhileKnownOnesStillCount() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    Aggregator a = new Aggregator(MeshMetricTable.catalog(500), new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC()),
-        new AggregatorLimits(1000, 60, 10, 100), registry);
+    Aggregator a = new Aggregator(MeshMetricTable.catalog(500), new MeshDispatcher(100),
+        new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC()), new AggregatorLimits(1000, 60, 10), registry);
     long now = System.currentTimeMillis();
     int accepted = 0;
     for (int i = 0; i < 1000; i++) {
@@ -43,8 +44,8 @@ class AggregatorBoundsTest {
 
   @Test
   void recordsOutsideTheWindowAreRefused() {
-    Aggregator a = new Aggregator(MeshMetricTable.catalog(500), new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC()),
-        new AggregatorLimits(1000, 60, 10, 100), new SimpleMeterRegistry());
+    Aggregator a = new Aggregator(MeshMetricTable.catalog(500), new MeshDispatcher(100),
+        new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC()), new AggregatorLimits(1000, 60, 10), new SimpleMeterRegistry());
     long now = System.currentTimeMillis();
     assertThat(a.offerCall(call(now - 61 * 60_000L, "svc", "GET:/"))).isEqualTo(Admission.REJECTED_TIME_RANGE);
     assertThat(a.offerCall(call(now + 11 * 60_000L, "svc", "GET:/"))).isEqualTo(Admission.REJECTED_TIME_RANGE);

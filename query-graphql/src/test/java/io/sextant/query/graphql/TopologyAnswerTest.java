@@ -9,7 +9,7 @@ import io.sextant.api.component.CheckResult;
 import io.sextant.api.id.EntityIds;
 import io.sextant.api.model.DetectPoint;
 import io.sextant.api.storage.Edge;
-import io.sextant.api.storage.EdgeScope;
+import io.sextant.api.model.Scope;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.metric.MeshMetricTable;
@@ -48,10 +48,10 @@ class TopologyAnswerTest {
         new ServiceMeta(reviews, "reviews", true, Set.of("MESH", "K8S_SERVICE"), minute, minute),
         new ServiceMeta(db, "mysql:3306", false, Set.of("MESH"), minute, minute)));
     storage.topology().write(List.of(
-        new Edge(EdgeScope.SERVICE, gateway, reviews, DetectPoint.CLIENT, "http"),
-        new Edge(EdgeScope.SERVICE, gateway, reviews, DetectPoint.SERVER, "http"),
-        new Edge(EdgeScope.SERVICE, reviews, ratings, DetectPoint.SERVER, "gRPC"),
-        new Edge(EdgeScope.SERVICE, ratings, db, DetectPoint.CLIENT, "tcp")), minute);
+        new Edge(Scope.SERVICE, gateway, reviews, DetectPoint.CLIENT, "http"),
+        new Edge(Scope.SERVICE, gateway, reviews, DetectPoint.SERVER, "http"),
+        new Edge(Scope.SERVICE, reviews, ratings, DetectPoint.SERVER, "gRPC"),
+        new Edge(Scope.SERVICE, ratings, db, DetectPoint.CLIENT, "tcp")), minute);
     QueryService query = new QueryService(storage, MeshMetricTable.catalog(100));
     QueryLimits limits = new QueryLimits(15, 5000, 10_000);
     fast = SextantGraphql.build(query, limits, "test", () -> CheckResult.OK, ZoneOffset.UTC, CLOCK, Runnable::run, flat);

@@ -11,6 +11,8 @@ public final class EntityIds {
   private static final Base64.Encoder ENCODER = Base64.getEncoder();
   private static final Base64.Decoder DECODER = Base64.getDecoder();
 
+  private static final char LABEL_SEPARATOR = '|';
+
   private EntityIds() {}
 
   /** {@code base64(name) + "." + (normal ? 1 : 0)}. */
@@ -31,6 +33,19 @@ public final class EntityIds {
   /** {@code sourceId + "-" + destId}. */
   public static String relationId(String sourceId, String destId) {
     return sourceId + "-" + destId;
+  }
+
+  /**
+   * {@code entityId + "|" + label}: one label value of a metric labelled from the data (e.g. an
+   * instance's upstream cluster), stored as an entity of its own.
+   */
+  public static String labelled(String entityId, String label) {
+    return entityId + LABEL_SEPARATOR + label;
+  }
+
+  /** True for an id made by {@link #labelled}. */
+  public static boolean isLabelled(String entityId) {
+    return entityId.indexOf(LABEL_SEPARATOR) >= 0;
   }
 
   public static String encode(String name) {

@@ -1,5 +1,7 @@
 package io.sextant.api.storage;
 
+import io.sextant.api.model.Scope;
+
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -15,5 +17,5 @@ public interface TopologyStore {
   }
 
   /** Distinct edges of a scope seen in any minute of {@code [startMinute, endMinute]}. */
-  List<Edge> read(EdgeScope scope, long startMinute, long endMinute);
+  List<Edge> read(Scope scope, long startMinute, long endMinute);
 }

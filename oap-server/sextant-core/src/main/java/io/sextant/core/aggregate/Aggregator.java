@@ -3,31 +3,28 @@ package io.sextant.core.aggregate;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sextant.api.model.CallRecord;
-import io.sextant.api.model.DetectPoint;
 import io.sextant.api.model.FlowRecord;
 import io.sextant.api.model.MeshRecord;
 import io.sextant.api.model.SampleRecord;
+import io.sextant.api.model.Scope;
 import io.sextant.api.receiver.Admission;
 import io.sextant.api.receiver.RecordSink;
 import io.sextant.api.time.TimeBuckets;
-import io.sextant.core.aggregate.IdCache.ServiceIds;
 import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricGroup;
 import io.sextant.core.metric.EncodedState;
-import io.sextant.core.metric.Scope;
 import io.sextant.core.metric.Source;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The hot path: turns records into per-minute accumulators, one per (metric group, entity). Records
- * are dispatched as SkyWalking's mesh dispatcher does: server-side reports feed service, instance
- * and endpoint metrics; any report with a known source feeds service and instance relations.
+ * The hot path: turns records into per-minute accumulators, one per (metric group, entity). Which
+ * entities a record feeds is the injected {@link Dispatcher}'s decision; this class owns the
+ * mechanics: minute slots, accumulators, sealing and bounds.
  *
  * <p>Bounded by {@code maxAccumulators}: past it new entities are refused with {@link
  * Admission#REJECTED_OVERLOADED} (existing ones still accumulate), so memory stays flat under an
@@ -37,7 +34,7 @@ public final class Aggregator implements RecordSink {
   private final MetricCatalog catalog;
   private final TimeBuckets buckets;
   private final AggregatorLimits limits;
-  private final IdCache ids;
+  private final Dispatcher<MeshRecord> dispatcher;
   private final ConcurrentHashMap<Long, Slot> slots = new ConcurrentHashMap<>();
   private final AtomicInteger openAccumulators = new AtomicInteger();
   private final AtomicLong sequences = new AtomicLong();
@@ -48,11 +45,12 @@ public final class Aggregator implements RecordSink {
   private final Counter rejectedTimeRange;
   private volatile Slot lastSlot = new Slot(Long.MIN_VALUE, 0);
 
-  public Aggregator(MetricCatalog catalog, TimeBuckets buckets, AggregatorLimits limits, MeterRegistry registry) {
+  public Aggregator(MetricCatalog catalog, Dispatcher<MeshRecord> dispatcher, TimeBuckets buckets,
+      AggregatorLimits limits, MeterRegistry registry) {
     this.catalog = catalog;
+    this.dispatcher = dispatcher;
     this.buckets = buckets;
     this.limits = limits;
-    this.ids = new IdCache(limits.maxCachedIds());
     this.acceptedCalls = Counter.builder("sextant_records_accepted").tag("kind", "call").register(registry);
     this.acceptedFlows = Counter.builder("sextant_records_accepted").tag("kind", "flow").register(registry);
     this.acceptedSamples = Counter.builder("sextant_records_accepted").tag("kind", "sample").register(registry);
@@ -65,17 +63,17 @@ public final class Aggregator implements RecordSink {
 
   @Override
   public Admission offerCall(CallRecord call) {
-    return counted(offer(call, Source.CALL, call.endpoint()), acceptedCalls);
+    return counted(offer(call, Source.CALL), acceptedCalls);
   }
 
   @Override
   public Admission offerSample(SampleRecord sample) {
-    return counted(offer(sample, Source.SAMPLE, ""), acceptedSamples);
+    return counted(offer(sample, Source.SAMPLE), acceptedSamples);
   }
 
   @Override
   public Admission offerFlow(FlowRecord flow) {
-    return counted(offer(flow, Source.FLOW, ""), acceptedFlows);
+    return counted(offer(flow, Source.FLOW), acceptedFlows);
   }
 
   private static Admission counted(Admission admission, Counter accepted) {
@@ -85,7 +83,7 @@ public final class Aggregator implements RecordSink {
     return admission;
   }
 
-  private Admission offer(MeshRecord r, Source source, String endpoint) {
+  private Admission offer(MeshRecord r, Source source) {
     long now = buckets.nowMillis();
     long time = r.startTimeMillis() > 0 ? r.startTimeMillis() : now;
     if (time < now - limits.maxLateMinutes() * 60_000L || time > now + limits.maxFutureMinutes() * 60_000L) {
@@ -95,69 +93,28 @@ public final class Aggregator implements RecordSink {
     Slot slot = slot(buckets.minuteBucket(time));
     // Up to five new entities per record: near the limit, take a record only if every
     // accumulator it touches exists already, so it is counted whole or not at all.
-    if (openAccumulators.get() > limits.maxAccumulators() - 5 && !allExist(slot, r, source, endpoint)) {
+    if (openAccumulators.get() > limits.maxAccumulators() - 5 && !allExist(slot, r, source)) {
       rejectedOverloaded.increment();
       return Admission.REJECTED_OVERLOADED;
     }
     int protocol = r instanceof CallRecord c ? c.protocol().ordinal() : -1;
-    ServiceIds dest = ids.service(r.destService());
-    String destInstanceId = r.destInstance().isEmpty() ? null : dest.child(r.destInstance());
-    if (r.detectPoint() == DetectPoint.SERVER) {
-      add(slot, source, Scope.SERVICE, dest.id, r, protocol, dest, null, null);
-      if (destInstanceId != null) {
-        // A labelled sample (e.g. per upstream cluster) is its own entity under the instance.
-        String id = r instanceof SampleRecord s && !s.label().isEmpty() ? destInstanceId + "|" + s.label() : destInstanceId;
-        add(slot, source, Scope.SERVICE_INSTANCE, id, r, protocol, dest, destInstanceId, null);
-      }
-      if (!endpoint.isEmpty()) {
-        add(slot, source, Scope.ENDPOINT, dest.child(endpoint), r, protocol, dest, null, endpoint);
-      }
-    }
-    if (!r.sourceService().isEmpty()) {
-      ServiceIds src = ids.service(r.sourceService());
-      add(slot, source, Scope.SERVICE_RELATION, src.relationTo(dest.id), r, protocol, src, null, null);
-      if (destInstanceId != null && !r.sourceInstance().isEmpty()) {
-        String srcInstanceId = src.child(r.sourceInstance());
-        String relationId = srcInstanceId + "-" + destInstanceId;
-        add(slot, source, Scope.SERVICE_INSTANCE_RELATION, relationId, r, protocol, src, srcInstanceId, null);
-      }
-    }
+    dispatcher.dispatch(r, (scope, id) -> add(slot, source, scope, id, r, protocol));
     return Admission.ACCEPTED;
   }
 
   /** True if every accumulator the record would update is already open (slow path, near the limit). */
-  private boolean allExist(Slot slot, MeshRecord r, Source source, String endpoint) {
-    ServiceIds dest = ids.service(r.destService());
-    List<String[]> needed = new ArrayList<>();
-    if (r.detectPoint() == DetectPoint.SERVER) {
-      needed.add(new String[] {Scope.SERVICE.name(), dest.id});
-      if (!r.destInstance().isEmpty()) {
-        needed.add(new String[] {Scope.SERVICE_INSTANCE.name(), dest.child(r.destInstance())});
+  private boolean allExist(Slot slot, MeshRecord r, Source source) {
+    boolean[] all = {true};
+    dispatcher.dispatch(r, (scope, id) -> {
+      MetricGroup group = catalog.group(source, scope);
+      if (group != null && !slot.maps[group.index()].containsKey(id)) {
+        all[0] = false;
       }
-      if (!endpoint.isEmpty()) {
-        needed.add(new String[] {Scope.ENDPOINT.name(), dest.child(endpoint)});
-      }
-    }
-    if (!r.sourceService().isEmpty()) {
-      ServiceIds src = ids.service(r.sourceService());
-      needed.add(new String[] {Scope.SERVICE_RELATION.name(), src.relationTo(dest.id)});
-      if (!r.destInstance().isEmpty() && !r.sourceInstance().isEmpty()) {
-        needed.add(new String[] {Scope.SERVICE_INSTANCE_RELATION.name(),
-            src.child(r.sourceInstance()) + "-" + dest.child(r.destInstance())});
-      }
-    }
-    for (String[] n : needed) {
-      MetricGroup group = catalog.group(source, Scope.valueOf(n[0]));
-      if (group != null && !slot.maps[group.index()].containsKey(n[1])) {
-        return false;
-      }
-    }
-    return true;
+    });
+    return all[0];
   }
 
-  private void add(
-      Slot slot, Source source, Scope scope, String id, MeshRecord r, int protocol,
-      ServiceIds service, String instanceId, String endpoint) {
+  private void add(Slot slot, Source source, Scope scope, String id, MeshRecord r, int protocol) {
     MetricGroup group = catalog.group(source, scope);
     if (group == null) {
       return;
@@ -166,8 +123,8 @@ public final class Aggregator implements RecordSink {
       ConcurrentHashMap<String, Accumulator> map = slot.maps[group.index()];
       Accumulator acc = map.get(id);
       if (acc == null) {
-        EntityRef entity = entity(scope, id, r, service, instanceId, endpoint);
-        Accumulator created = new Accumulator(entity, sequences.incrementAndGet(), group.newStates());
+        Accumulator created = new Accumulator(dispatcher.entity(scope, id, r), sequences.incrementAndGet(),
+            group.newStates());
         acc = map.putIfAbsent(id, created);
         if (acc == null) {
           acc = created;
@@ -206,30 +163,6 @@ public final class Aggregator implements RecordSink {
     map.remove(acc.entity.id(), acc);
     openAccumulators.decrementAndGet();
     return true;
-  }
-
-  private EntityRef entity(
-      Scope scope, String id, MeshRecord r, ServiceIds service, String instanceId, String endpoint) {
-    return switch (scope) {
-      case SERVICE ->
-          new EntityRef(scope, id, r.layer(), service.id, service.name, null, null, Map.of(), null, null, null, null, Map.of());
-      case SERVICE_INSTANCE ->
-          new EntityRef(scope, id, r.layer(), service.id, service.name, instanceId, r.destInstance(),
-              r.destInstanceProperties(), null, null, null, null, Map.of());
-      case ENDPOINT ->
-          new EntityRef(scope, id, r.layer(), service.id, service.name, id, endpoint, Map.of(), null, null, null, null, Map.of());
-      case SERVICE_RELATION -> {
-        ServiceIds dest = ids.service(r.destService());
-        yield new EntityRef(scope, id, r.layer(), service.id, service.name, null, null, Map.of(),
-            dest.id, dest.name, null, null, Map.of());
-      }
-      case SERVICE_INSTANCE_RELATION -> {
-        ServiceIds dest = ids.service(r.destService());
-        yield new EntityRef(scope, id, r.layer(), service.id, service.name, instanceId, r.sourceInstance(),
-            r.sourceInstanceProperties(), dest.id, dest.name, dest.child(r.destInstance()), r.destInstance(),
-            r.destInstanceProperties());
-      }
-    };
   }
 
   private Slot slot(long minute) {

@@ -5,5 +5,4 @@ package io.sextant.core.aggregate;
  * records older than {@code maxLateMinutes} or further ahead than {@code maxFutureMinutes} are
  * refused.
  */
-public record AggregatorLimits(
-    int maxAccumulators, int maxLateMinutes, int maxFutureMinutes, int maxCachedIds) {}
+public record AggregatorLimits(int maxAccumulators, int maxLateMinutes, int maxFutureMinutes) {}

@@ -5,14 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.sextant.api.component.CheckResult;
 import io.sextant.api.component.Component;
-import io.sextant.api.model.CallProtocol;
-import io.sextant.api.model.DetectPoint;
-import io.sextant.api.storage.Edge;
-import io.sextant.api.storage.EdgeScope;
-import io.sextant.api.storage.EndpointMeta;
-import io.sextant.api.storage.InstanceMeta;
 import io.sextant.api.storage.PartialRow;
-import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
@@ -22,12 +15,9 @@ import io.sextant.core.aggregate.Snapshot;
 import io.sextant.core.metric.MetricDefinition;
 import io.sextant.core.metric.MetricGroup;
 import io.sextant.core.metric.EncodedState;
-import io.sextant.core.metric.Source;
+import io.sextant.core.topology.EntityRegistry;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -65,8 +55,7 @@ public final class Flusher implements Component {
   private final PendingWrites pending;
   /** Held while writing, so a forced flush and the writer thread never write concurrently. */
   private final Object writeLock = new Object();
-  private final Map<String, Long> metadataSeen = new HashMap<>();
-  private final Map<Edge, Long> edgesSeen = new HashMap<>();
+  private final EntityRegistry entities = new EntityRegistry(MAX_SEEN_CACHE);
   private final Counter partialsWritten;
   private final Counter bytesWritten;
   private final Counter partialsDropped;
@@ -185,7 +174,7 @@ public final class Flusher implements Component {
     }
     synchronized (pending) {
       rows.forEach(pending::row);
-      snapshots.forEach(this::describe);
+      snapshots.forEach(snapshot -> entities.describe(snapshot, pending));
       pendingCount = pending.rowCount();
       pendingBytes = pending.rowBytes();
       countDrops();
@@ -210,93 +199,6 @@ public final class Flusher implements Component {
       }
     }
     return new PartialRow(group.name(), entityId, step, bucket, writerId, sequence, cells);
-  }
-
-  /** Queues the metadata and edges a snapshot shows, once per entity and minute. */
-  private void describe(Snapshot s) {
-    EntityRef e = s.entity();
-    long minute = s.minuteBucket();
-    String layer = e.layer().name();
-    service(e.serviceId(), e.serviceName(), layer, minute);
-    switch (e.scope()) {
-      case SERVICE_INSTANCE -> instance(e.childId(), e.serviceId(), e.childName(), layer, e.attributes(), minute);
-      case ENDPOINT -> {
-        if (fresh(e.childId(), minute)) {
-          pending.endpoint(new EndpointMeta(e.childId(), e.serviceId(), e.childName(), minute, minute));
-        }
-      }
-      case SERVICE_RELATION -> {
-        service(e.destServiceId(), e.destServiceName(), layer, minute);
-        addEdges(EdgeScope.SERVICE, e.serviceId(), e.destServiceId(), s, minute);
-      }
-      case SERVICE_INSTANCE_RELATION -> {
-        service(e.destServiceId(), e.destServiceName(), layer, minute);
-        instance(e.childId(), e.serviceId(), e.childName(), layer, e.attributes(), minute);
-        instance(e.destChildId(), e.destServiceId(), e.destChildName(), layer, e.destAttributes(), minute);
-        addEdges(EdgeScope.SERVICE_INSTANCE, e.childId(), e.destChildId(), s, minute);
-      }
-      case SERVICE -> {}
-    }
-  }
-
-  private void service(String id, String name, String layer, long minute) {
-    if (fresh(id + "|" + layer, minute)) {
-      pending.service(new ServiceMeta(id, name, true, Set.of(layer), minute, minute));
-    }
-  }
-
-  private void instance(String id, String serviceId, String name, String layer, Map<String, String> attributes,
-      long minute) {
-    if (fresh(id, minute)) {
-      pending.instance(new InstanceMeta(id, serviceId, name, layer, attributes, minute, minute));
-    }
-  }
-
-  private void addEdges(EdgeScope scope, String source, String dest, Snapshot s, long minute) {
-    String component = component(s);
-    for (DetectPoint dp : DetectPoint.values()) {
-      if ((s.detectPoints() & (1 << dp.ordinal())) != 0) {
-        Edge edge = new Edge(scope, source, dest, dp, component);
-        Long seen = edgesSeen.get(edge);
-        if (seen == null || seen != minute) {
-          trim(edgesSeen);
-          edgesSeen.put(edge, minute);
-          pending.edge(minute, edge);
-        }
-      }
-    }
-  }
-
-  private static String component(Snapshot s) {
-    if (s.group().source() == Source.FLOW) {
-      return CallProtocol.TCP.componentName();
-    }
-    if (s.group().source() == Source.SAMPLE) {
-      return "Unknown"; // proxy statistics say nothing of the protocol
-    }
-    for (CallProtocol p : CallProtocol.values()) {
-      if ((s.protocols() & (1 << p.ordinal())) != 0) {
-        return p.componentName();
-      }
-    }
-    return CallProtocol.HTTP.componentName();
-  }
-
-  /** True the first time an entity is described in a minute; later snapshots add nothing new. */
-  private boolean fresh(String key, long minute) {
-    Long seen = metadataSeen.get(key);
-    if (seen != null && seen == minute) {
-      return false;
-    }
-    trim(metadataSeen);
-    metadataSeen.put(key, minute);
-    return true;
-  }
-
-  private static <K> void trim(Map<K, Long> cache) {
-    if (cache.size() >= MAX_SEEN_CACHE) {
-      cache.clear(); // forgetting only causes a harmless rewrite
-    }
   }
 
   /** Writes everything queued; what fails is queued again, behind nothing newer. */

@@ -5,6 +5,7 @@ import io.sextant.api.storage.EndpointMeta;
 import io.sextant.api.storage.InstanceMeta;
 import io.sextant.api.storage.PartialRow;
 import io.sextant.api.storage.ServiceMeta;
+import io.sextant.core.topology.EntitySink;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -19,7 +20,7 @@ import java.util.Set;
  * batch being written, the oldest waiting rows are dropped; past {@code maxMetadata} entries new
  * metadata is; both are counted. Not thread-safe: the flusher guards it.
  */
-final class PendingWrites {
+final class PendingWrites implements EntitySink {
   private final long maxBytes;
   private final int maxMetadata;
   private Batch waiting = new Batch();
@@ -78,7 +79,8 @@ final class PendingWrites {
     }
   }
 
-  void service(ServiceMeta m) {
+  @Override
+  public void service(ServiceMeta m) {
     String key = m.id() + "|" + m.layers();
     if (room(waiting.services.containsKey(key))) {
       waiting.services.merge(key, m, (a, b) -> new ServiceMeta(a.id(), a.name(), a.normal(), a.layers(),
@@ -86,21 +88,24 @@ final class PendingWrites {
     }
   }
 
-  void instance(InstanceMeta m) {
+  @Override
+  public void instance(InstanceMeta m) {
     if (room(waiting.instances.containsKey(m.id()))) {
       waiting.instances.merge(m.id(), m, (a, b) -> new InstanceMeta(a.id(), a.serviceId(), a.name(), a.layer(),
           b.attributes(), Math.min(a.firstSeen(), b.firstSeen()), Math.max(a.lastSeen(), b.lastSeen())));
     }
   }
 
-  void endpoint(EndpointMeta m) {
+  @Override
+  public void endpoint(EndpointMeta m) {
     if (room(waiting.endpoints.containsKey(m.id()))) {
       waiting.endpoints.merge(m.id(), m, (a, b) -> new EndpointMeta(a.id(), a.serviceId(), a.name(),
           Math.min(a.firstSeen(), b.firstSeen()), Math.max(a.lastSeen(), b.lastSeen())));
     }
   }
 
-  void edge(long minute, Edge e) {
+  @Override
+  public void edge(long minute, Edge e) {
     Set<Edge> edges = waiting.edges.get(minute);
     if (room(edges != null && edges.contains(e))) {
       waiting.edges.computeIfAbsent(minute, m -> new HashSet<>()).add(e);

@@ -1,5 +1,6 @@
 package io.sextant.core.metric;
 
+import io.sextant.api.model.Scope;
 import static io.sextant.core.metric.Functions.labelledBy;
 import static io.sextant.core.metric.Functions.longAvg;
 import static io.sextant.core.metric.Functions.sum;

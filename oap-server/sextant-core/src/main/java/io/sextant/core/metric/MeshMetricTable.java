@@ -1,5 +1,6 @@
 package io.sextant.core.metric;
 
+import io.sextant.api.model.Scope;
 import static io.sextant.core.metric.Functions.apdex;
 import static io.sextant.core.metric.Functions.cpm;
 import static io.sextant.core.metric.Functions.longAvg;

@@ -1,5 +1,6 @@
 package io.sextant.core.metric;
 
+import io.sextant.api.model.Scope;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;

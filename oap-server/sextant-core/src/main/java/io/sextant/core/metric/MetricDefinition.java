@@ -1,5 +1,6 @@
 package io.sextant.core.metric;
 
+import io.sextant.api.model.Scope;
 import io.sextant.api.model.MeshRecord;
 import java.util.function.Predicate;
 

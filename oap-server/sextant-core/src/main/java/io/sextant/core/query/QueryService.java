@@ -2,7 +2,7 @@ package io.sextant.core.query;
 
 import io.sextant.api.id.EntityIds;
 import io.sextant.api.storage.Edge;
-import io.sextant.api.storage.EdgeScope;
+import io.sextant.api.model.Scope;
 import io.sextant.api.storage.EndpointMeta;
 import io.sextant.api.storage.InstanceMeta;
 import io.sextant.api.storage.MetricPartial;
@@ -13,7 +13,7 @@ import io.sextant.core.metric.AggregateFunction;
 import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricDefinition;
 import io.sextant.core.metric.MetricState;
-import io.sextant.core.metric.Scope;
+import io.sextant.api.model.Scope;
 import io.sextant.core.metric.EncodedState;
 import io.sextant.core.query.TopologyView.Call;
 import io.sextant.core.query.TopologyView.InstanceNode;
@@ -101,7 +101,7 @@ public final class QueryService implements SeriesSource {
 
   /** All service edges in the duration, keeping those that touch {@code keep}-accepted services. */
   public Topology serviceTopology(QueryDuration d, Predicate<String> touches) {
-    List<Edge> edges = storage.topology().read(EdgeScope.SERVICE, d.startMinute(), d.endMinute());
+    List<Edge> edges = storage.topology().read(Scope.SERVICE, d.startMinute(), d.endMinute());
     Map<String, CallBuilder> calls = new LinkedHashMap<>();
     Map<String, Set<String>> typeOf = new HashMap<>();
     for (Edge e : edges) {
@@ -132,7 +132,7 @@ public final class QueryService implements SeriesSource {
 
   /** Instance edges between the two services, in either direction. */
   public InstanceTopology instanceTopology(String clientServiceId, String serverServiceId, QueryDuration d) {
-    List<Edge> edges = storage.topology().read(EdgeScope.SERVICE_INSTANCE, d.startMinute(), d.endMinute());
+    List<Edge> edges = storage.topology().read(Scope.SERVICE_INSTANCE, d.startMinute(), d.endMinute());
     Map<String, CallBuilder> calls = new LinkedHashMap<>();
     Map<String, InstanceNode> nodes = new TreeMap<>();
     for (Edge e : edges) {
@@ -368,6 +368,8 @@ public final class QueryService implements SeriesSource {
       case SERVICE_INSTANCE_RELATION -> EntityIds.relationId(
           EntityIds.instanceId(serviceId, require(e.serviceInstanceName(), "serviceInstanceName", def)),
           EntityIds.instanceId(destServiceId(e, def), require(e.destServiceInstanceName(), "destServiceInstanceName", def)));
+      case PROCESS, PROCESS_RELATION -> throw new MqeException("metric '" + def.name() + "' is a "
+          + def.scope().name().toLowerCase() + " metric: process metrics are not served by Sextant yet");
     };
   }
 

@@ -18,6 +18,7 @@ import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.Aggregator;
 import io.sextant.core.aggregate.AggregatorLimits;
+import io.sextant.core.dispatch.MeshDispatcher;
 import io.sextant.core.metric.MeshMetricTable;
 import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.query.QueryService;
@@ -44,7 +45,7 @@ class FlusherOutageTest {
   @Test
   void writesWaitForTheStoreAndLoseNothing() {
     FlakyStorage storage = new FlakyStorage();
-    Aggregator aggregator = new Aggregator(catalog, buckets, new AggregatorLimits(100_000, 60, 10, 10_000),
+    Aggregator aggregator = new Aggregator(catalog, new MeshDispatcher(10_000), buckets, new AggregatorLimits(100_000, 60, 10),
         new SimpleMeterRegistry());
     Flusher flusher = new Flusher(aggregator, storage, buckets, new FlusherConfig(1000, 1000, 0, 1, 64L << 20), "c",
         new SimpleMeterRegistry());

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sextant.api.model.DetectPoint;
 import io.sextant.api.storage.Edge;
-import io.sextant.api.storage.EdgeScope;
+import io.sextant.api.model.Scope;
 import io.sextant.api.storage.EndpointMeta;
 import io.sextant.api.storage.PartialRow;
 import io.sextant.api.time.Step;
@@ -55,7 +55,7 @@ class PendingWritesTest {
     p.row(row("s2", 7)); // a newer version of a waiting row is kept, and is now the youngest
     p.row(row("s5", 5));
     assertThat(p.droppedRows()).isEqualTo(3);
-    Edge edge = new Edge(EdgeScope.SERVICE, "s0", "s1", DetectPoint.CLIENT, "HTTP");
+    Edge edge = new Edge(Scope.SERVICE, "s0", "s1", DetectPoint.CLIENT, "HTTP");
     p.edge(202611221000L, edge);
     p.edge(202611221000L, edge); // already waiting: no room needed
     p.endpoint(new EndpointMeta("e1", "s0", "GET:/", 202611221000L, 202611221000L));

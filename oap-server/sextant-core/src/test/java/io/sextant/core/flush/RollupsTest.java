@@ -10,7 +10,7 @@ import io.sextant.core.metric.EncodedState;
 import io.sextant.core.metric.MeshMetricTable;
 import io.sextant.core.metric.MetricGroup;
 import io.sextant.core.metric.MetricState;
-import io.sextant.core.metric.Scope;
+import io.sextant.api.model.Scope;
 import io.sextant.core.metric.Source;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class RollupsTest {
   private final MetricGroup group = MeshMetricTable.catalog(100).group(Source.CALL, Scope.SERVICE);
   private final EntityRef service =
-      new EntityRef(Scope.SERVICE, "YQ==.1", Layer.MESH, "YQ==.1", "a", null, null, Map.of(), null, null, null, null, Map.of());
+      EntityRef.service("YQ==.1", Layer.MESH, "a");
   private final AtomicLong sequences = new AtomicLong();
   private final Rollups hours = new Rollups(Step.HOUR, sequences::incrementAndGet);
 

@@ -19,6 +19,7 @@ import io.sextant.api.component.CheckResult;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.Aggregator;
 import io.sextant.core.aggregate.AggregatorLimits;
+import io.sextant.core.dispatch.MeshDispatcher;
 import io.sextant.core.flush.Flusher;
 import io.sextant.core.flush.FlusherConfig;
 import io.sextant.core.metric.MeshMetricTable;
@@ -94,9 +95,9 @@ public final class SextantServer implements AutoCloseable {
     this.buckets = new TimeBuckets(zone, Clock.systemUTC());
     MetricCatalog catalog = MeshMetricTable.catalog(config.integer("core.apdexThresholdMillis"));
     this.storage = storage(config);
-    this.aggregator = new Aggregator(catalog, buckets, new AggregatorLimits(
-        config.integer("core.maxAccumulators"), config.integer("core.maxLateMinutes"),
-        config.integer("core.maxFutureMinutes"), config.integer("core.maxCachedIds")), registry);
+    this.aggregator = new Aggregator(catalog, new MeshDispatcher(config.integer("core.maxCachedIds")), buckets,
+        new AggregatorLimits(config.integer("core.maxAccumulators"), config.integer("core.maxLateMinutes"),
+            config.integer("core.maxFutureMinutes")), registry);
     this.flusher = new Flusher(aggregator, storage, buckets, new FlusherConfig(
         config.integer("core.flushIntervalMillis"), config.integer("core.closedCollectIntervalMillis"),
         config.integer("core.rollupIntervalMillis"),

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.sextant.api.model.DetectPoint;
 import io.sextant.api.storage.Edge;
-import io.sextant.api.storage.EdgeScope;
+import io.sextant.api.model.Scope;
 import io.sextant.api.storage.TopologyStore;
 import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
@@ -90,7 +90,7 @@ final class EsTopologyStore implements TopologyStore {
 
   static Edge edge(String key) {
     String[] p = key.split("\\|", 5);
-    return new Edge(EdgeScope.valueOf(p[0]), p[1], p[2], DetectPoint.valueOf(p[3]), p[4]);
+    return new Edge(Scope.valueOf(p[0]), p[1], p[2], DetectPoint.valueOf(p[3]), p[4]);
   }
 
   @Override
@@ -150,7 +150,7 @@ final class EsTopologyStore implements TopologyStore {
    * decoding of a few thousand aggregation buckets was a sixth of a topology query's CPU.
    */
   @Override
-  public List<Edge> read(EdgeScope scope, long startMinute, long endMinute) {
+  public List<Edge> read(Scope scope, long startMinute, long endMinute) {
     String body = "{\"size\":0,\"query\":{\"bool\":{\"filter\":[{\"term\":{\"scope\":\"" + scope.name()
         + "\"}},{\"range\":{\"minutes\":{\"gte\":" + startMinute + ",\"lte\":" + endMinute + "}}}]}},"
         + "\"aggs\":{\"edges\":{\"terms\":{\"field\":\"key\",\"size\":" + MAX_EDGES + "}}}}";

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sextant.api.model.DetectPoint;
 import io.sextant.api.storage.Edge;
-import io.sextant.api.storage.EdgeScope;
+import io.sextant.api.model.Scope;
 import io.sextant.api.storage.PartialRow;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.storage.StorageComponent;
@@ -83,18 +83,18 @@ class ElasticsearchStorageComplianceIT extends StorageComplianceTest {
   void edgeMinutesSurviveTheStoreForgettingThem() {
     // Room for two edge-hours: every write below forgets, and no minute may be lost by it.
     EsTopologyStore small = es.topologyStore(2);
-    Edge a = new Edge(EdgeScope.SERVICE, "YQ==.1", "Yg==.1", DetectPoint.SERVER, "http");
-    Edge b = new Edge(EdgeScope.SERVICE, "Yg==.1", "Yw==.1", DetectPoint.SERVER, "http");
-    Edge c = new Edge(EdgeScope.SERVICE, "Yw==.1", "YQ==.1", DetectPoint.SERVER, "http");
+    Edge a = new Edge(Scope.SERVICE, "YQ==.1", "Yg==.1", DetectPoint.SERVER, "http");
+    Edge b = new Edge(Scope.SERVICE, "Yg==.1", "Yw==.1", DetectPoint.SERVER, "http");
+    Edge c = new Edge(Scope.SERVICE, "Yw==.1", "YQ==.1", DetectPoint.SERVER, "http");
     small.write(List.of(a, b), 202611221000L);
     small.write(List.of(c), 202611221001L);
     small.write(List.of(a), 202611221002L);
     small.write(List.of(b, c), 202611221003L);
     es.refresh();
-    assertThat(small.read(EdgeScope.SERVICE, 202611221000L, 202611221000L)).containsExactlyInAnyOrder(a, b);
-    assertThat(small.read(EdgeScope.SERVICE, 202611221001L, 202611221001L)).containsExactly(c);
-    assertThat(small.read(EdgeScope.SERVICE, 202611221002L, 202611221002L)).containsExactly(a);
-    assertThat(small.read(EdgeScope.SERVICE, 202611221003L, 202611221003L)).containsExactlyInAnyOrder(b, c);
+    assertThat(small.read(Scope.SERVICE, 202611221000L, 202611221000L)).containsExactlyInAnyOrder(a, b);
+    assertThat(small.read(Scope.SERVICE, 202611221001L, 202611221001L)).containsExactly(c);
+    assertThat(small.read(Scope.SERVICE, 202611221002L, 202611221002L)).containsExactly(a);
+    assertThat(small.read(Scope.SERVICE, 202611221003L, 202611221003L)).containsExactlyInAnyOrder(b, c);
   }
 
   @Test

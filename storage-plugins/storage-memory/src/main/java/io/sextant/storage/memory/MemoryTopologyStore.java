@@ -1,7 +1,7 @@
 package io.sextant.storage.memory;
 
 import io.sextant.api.storage.Edge;
-import io.sextant.api.storage.EdgeScope;
+import io.sextant.api.model.Scope;
 import io.sextant.api.storage.TopologyStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +20,7 @@ final class MemoryTopologyStore implements TopologyStore {
   }
 
   @Override
-  public List<Edge> read(EdgeScope scope, long startMinute, long endMinute) {
+  public List<Edge> read(Scope scope, long startMinute, long endMinute) {
     Set<Edge> distinct = new java.util.LinkedHashSet<>();
     for (Map.Entry<Long, Set<Edge>> e : byMinute.subMap(startMinute, true, endMinute, true).entrySet()) {
       for (Edge edge : e.getValue()) {

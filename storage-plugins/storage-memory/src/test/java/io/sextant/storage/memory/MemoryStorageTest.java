@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sextant.api.model.DetectPoint;
 import io.sextant.api.storage.Edge;
-import io.sextant.api.storage.EdgeScope;
+import io.sextant.api.model.Scope;
 import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.storage.PartialRow;
 import io.sextant.api.storage.ServiceMeta;
@@ -49,11 +49,11 @@ class MemoryStorageTest {
   @Test
   void edgesAndMetadataAreReadByTimeWindow() {
     MemoryStorage s = new MemoryStorage(new MemoryStorageConfig(1000));
-    Edge e = new Edge(EdgeScope.SERVICE, "YQ==.1", "Yg==.1", DetectPoint.CLIENT, "http");
+    Edge e = new Edge(Scope.SERVICE, "YQ==.1", "Yg==.1", DetectPoint.CLIENT, "http");
     s.topology().write(List.of(e), 202611221000L);
     s.topology().write(List.of(e), 202611221005L);
-    assertThat(s.topology().read(EdgeScope.SERVICE, 202611221001L, 202611221004L)).isEmpty();
-    assertThat(s.topology().read(EdgeScope.SERVICE, 202611221000L, 202611221010L)).containsExactly(e);
+    assertThat(s.topology().read(Scope.SERVICE, 202611221001L, 202611221004L)).isEmpty();
+    assertThat(s.topology().read(Scope.SERVICE, 202611221000L, 202611221010L)).containsExactly(e);
     s.metadata().upsertServices(List.of(new ServiceMeta("YQ==.1", "a", true, Set.of("MESH"), 202611221005L, 202611221005L)));
     s.metadata().upsertServices(List.of(new ServiceMeta("YQ==.1", "a", true, Set.of("K8S_SERVICE"), 202611221000L, 202611221000L)));
     ServiceMeta a = s.metadata().service("YQ==.1").orElseThrow();

@@ -1,4 +1,4 @@
-package io.sextant.core.aggregate;
+package io.sextant.core.dispatch;
 
 import io.sextant.api.id.EntityIds;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,14 +17,15 @@ final class IdCache {
     this.maxEntries = maxEntries;
   }
 
-  ServiceIds service(String name) {
-    ServiceIds ids = services.get(name);
+  /** The ids of a (normal) service and of what is under it. */
+  ServiceIds idsOf(String serviceName) {
+    ServiceIds ids = services.get(serviceName);
     if (ids != null) {
       return ids;
     }
-    ids = new ServiceIds(name, EntityIds.serviceId(name, true));
+    ids = new ServiceIds(serviceName, EntityIds.serviceId(serviceName, true));
     if (size.get() < maxEntries) {
-      ServiceIds prior = services.putIfAbsent(name, ids);
+      ServiceIds prior = services.putIfAbsent(serviceName, ids);
       if (prior != null) {
         return prior;
       }
@@ -37,6 +38,7 @@ final class IdCache {
   final class ServiceIds {
     final String name;
     final String id;
+    // Instances and endpoints share one encoding (service id + "_" + base64(name)), so one map.
     private final ConcurrentHashMap<String, String> children = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, String> relations = new ConcurrentHashMap<>();
 
@@ -45,7 +47,15 @@ final class IdCache {
       this.id = id;
     }
 
-    String child(String childName) {
+    String instance(String instanceName) {
+      return child(instanceName);
+    }
+
+    String endpoint(String endpointName) {
+      return child(endpointName);
+    }
+
+    private String child(String childName) {
       String childId = children.get(childName);
       if (childId == null) {
         childId = EntityIds.instanceId(id, childName);

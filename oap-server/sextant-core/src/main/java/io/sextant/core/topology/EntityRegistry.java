@@ -1,0 +1,129 @@
+package io.sextant.core.topology;
+
+import io.sextant.api.model.CallProtocol;
+import io.sextant.api.model.DetectPoint;
+import io.sextant.api.model.Scope;
+import io.sextant.api.storage.Edge;
+import io.sextant.api.storage.EndpointMeta;
+import io.sextant.api.storage.InstanceMeta;
+import io.sextant.api.storage.ServiceMeta;
+import io.sextant.core.aggregate.EntityRef;
+import io.sextant.core.aggregate.Snapshot;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Derives metadata (services, instances, endpoints with the minute they were seen) and topology
+ * edges from the accumulators the flusher writes, so the hot path does no extra work for them. Each
+ * entity and edge is queued at most once per minute. Not thread-safe: the flusher's collector
+ * calls it.
+ */
+public final class EntityRegistry {
+  private final int maxSeen;
+  private final Map<String, Long> metadataSeen = new HashMap<>();
+  private final Map<Edge, Long> edgesSeen = new HashMap<>();
+
+  /** {@code maxSeen} bounds each of the two "seen this minute" caches. */
+  public EntityRegistry(int maxSeen) {
+    this.maxSeen = maxSeen;
+  }
+
+  /** Queues into {@code out} the metadata and edges a snapshot shows, once per entity and minute. */
+  public void describe(Snapshot s, EntitySink out) {
+    EntityRef e = s.entity();
+    long minute = s.minuteBucket();
+    String layer = e.layer().name();
+    service(out, e.serviceId(), e.serviceName(), layer, minute);
+    Scope edgeScope = switch (e.scope()) {
+      case SERVICE -> null;
+      case SERVICE_INSTANCE -> {
+        instance(out, e.childId(), e.serviceId(), e.childName(), layer, e.attributes(), minute);
+        yield null;
+      }
+      case ENDPOINT -> {
+        if (fresh(e.childId(), minute)) {
+          out.endpoint(new EndpointMeta(e.childId(), e.serviceId(), e.childName(), minute, minute));
+        }
+        yield null;
+      }
+      case SERVICE_RELATION -> {
+        service(out, e.destServiceId(), e.destServiceName(), layer, minute);
+        yield Scope.SERVICE;
+      }
+      case SERVICE_INSTANCE_RELATION -> {
+        service(out, e.destServiceId(), e.destServiceName(), layer, minute);
+        instance(out, e.childId(), e.serviceId(), e.childName(), layer, e.attributes(), minute);
+        instance(out, e.destChildId(), e.destServiceId(), e.destChildName(), layer, e.destAttributes(), minute);
+        yield Scope.SERVICE_INSTANCE;
+      }
+      case PROCESS, PROCESS_RELATION -> throw new IllegalArgumentException("no metadata is derived for " + e.scope());
+    };
+    if (edgeScope == Scope.SERVICE) {
+      addEdges(out, edgeScope, e.serviceId(), e.destServiceId(), s, minute);
+    } else if (edgeScope == Scope.SERVICE_INSTANCE) {
+      addEdges(out, edgeScope, e.childId(), e.destChildId(), s, minute);
+    }
+  }
+
+  private void service(EntitySink out, String id, String name, String layer, long minute) {
+    if (fresh(id + "|" + layer, minute)) {
+      out.service(new ServiceMeta(id, name, true, Set.of(layer), minute, minute));
+    }
+  }
+
+  private void instance(EntitySink out, String id, String serviceId, String name, String layer,
+      Map<String, String> attributes, long minute) {
+    if (fresh(id, minute)) {
+      out.instance(new InstanceMeta(id, serviceId, name, layer, attributes, minute, minute));
+    }
+  }
+
+  private void addEdges(EntitySink out, Scope scope, String source, String dest, Snapshot s, long minute) {
+    String component = component(s);
+    for (DetectPoint dp : DetectPoint.values()) {
+      if ((s.detectPoints() & (1 << dp.ordinal())) != 0) {
+        Edge edge = new Edge(scope, source, dest, dp, component);
+        Long seen = edgesSeen.get(edge);
+        if (seen == null || seen != minute) {
+          trim(edgesSeen);
+          edgesSeen.put(edge, minute);
+          out.edge(minute, edge);
+        }
+      }
+    }
+  }
+
+  /** The protocol an edge carries: what its calls said, tcp for flows, unknown for proxy samples. */
+  private static String component(Snapshot s) {
+    return switch (s.group().source()) {
+      case FLOW -> CallProtocol.TCP.componentName();
+      case SAMPLE -> "Unknown"; // proxy statistics say nothing of the protocol
+      case CALL -> {
+        for (CallProtocol p : CallProtocol.values()) {
+          if ((s.protocols() & (1 << p.ordinal())) != 0) {
+            yield p.componentName();
+          }
+        }
+        yield CallProtocol.HTTP.componentName();
+      }
+    };
+  }
+
+  /** True the first time an entity is described in a minute; later snapshots add nothing new. */
+  private boolean fresh(String key, long minute) {
+    Long seen = metadataSeen.get(key);
+    if (seen != null && seen == minute) {
+      return false;
+    }
+    trim(metadataSeen);
+    metadataSeen.put(key, minute);
+    return true;
+  }
+
+  private <K> void trim(Map<K, Long> cache) {
+    if (cache.size() >= maxSeen) {
+      cache.clear(); // forgetting only causes a harmless rewrite
+    }
+  }
+}
