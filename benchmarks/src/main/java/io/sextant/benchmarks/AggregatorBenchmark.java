@@ -60,7 +60,7 @@ public class AggregatorBenchmark {
   private CallRecord[] records;
 
   static Aggregator newAggregator() {
-    return new Aggregator(MeshMetricTable.catalog(500), new MeshDispatcher(1_000_000),
+    return new Aggregator(MeshMetricTable.standardCatalog(500), new MeshDispatcher(1_000_000),
         new TimeBuckets(ZoneId.of("UTC"), Clock.systemUTC()), new AggregatorLimits(10_000_000, 1440, 10), new SimpleMeterRegistry());
   }
 

@@ -87,7 +87,7 @@ public class GraphqlBenchmark {
     for (long minute : TimeBuckets.range(start, end, Step.MINUTE, 60)) {
       storage.topology().write(edges, minute);
     }
-    graphql = SextantGraphql.build(new QueryService(storage, MeshMetricTable.catalog(500)),
+    graphql = SextantGraphql.build(new QueryService(storage, MeshMetricTable.standardCatalog(500)),
         new QueryLimits(15, 5000, 10_000), "bench", () -> CheckResult.OK, ZoneOffset.UTC, Clock.systemUTC());
     Map<String, Object> duration = Map.of("start", format(start), "end", format(end), "step", "MINUTE");
     topology = ExecutionInput.newExecutionInput().query(QueryLoad.TOPOLOGY_QUERY)

@@ -27,7 +27,7 @@ class AggregatorBoundsTest {
   @Test
   void newEntitiesAreRefusedPastTheLimitWhileKnownOnesStillCount() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    Aggregator a = new Aggregator(MeshMetricTable.catalog(500), new MeshDispatcher(100),
+    Aggregator a = new Aggregator(MeshMetricTable.standardCatalog(500), new MeshDispatcher(100),
         new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC()), new AggregatorLimits(1000, 60, 10), registry);
     long now = System.currentTimeMillis();
     int accepted = 0;
@@ -44,7 +44,7 @@ class AggregatorBoundsTest {
 
   @Test
   void recordsOutsideTheWindowAreRefused() {
-    Aggregator a = new Aggregator(MeshMetricTable.catalog(500), new MeshDispatcher(100),
+    Aggregator a = new Aggregator(MeshMetricTable.standardCatalog(500), new MeshDispatcher(100),
         new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC()), new AggregatorLimits(1000, 60, 10), new SimpleMeterRegistry());
     long now = System.currentTimeMillis();
     assertThat(a.offerCall(call(now - 61 * 60_000L, "svc", "GET:/"))).isEqualTo(Admission.REJECTED_TIME_RANGE);

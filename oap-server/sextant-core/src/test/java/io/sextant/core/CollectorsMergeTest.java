@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
  * of the table, in minute and hour buckets, including late records that reopen closed minutes.
  */
 class CollectorsMergeTest {
-  private final MetricCatalog catalog = MeshMetricTable.catalog(100);
+  private final MetricCatalog catalog = MeshMetricTable.standardCatalog(100);
   private final TimeBuckets buckets = new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC());
   private final long now = System.currentTimeMillis();
 

@@ -52,7 +52,7 @@ class TopologyAnswerTest {
         new Edge(Scope.SERVICE, gateway, reviews, DetectPoint.SERVER, "http"),
         new Edge(Scope.SERVICE, reviews, ratings, DetectPoint.SERVER, "gRPC"),
         new Edge(Scope.SERVICE, ratings, db, DetectPoint.CLIENT, "tcp")), minute);
-    QueryService query = new QueryService(storage, MeshMetricTable.catalog(100));
+    QueryService query = new QueryService(storage, MeshMetricTable.standardCatalog(100));
     QueryLimits limits = new QueryLimits(15, 5000, 10_000);
     fast = SextantGraphql.build(query, limits, "test", () -> CheckResult.OK, ZoneOffset.UTC, CLOCK, Runnable::run, flat);
     general = SextantGraphql.build(query, limits, "test", () -> CheckResult.OK, ZoneOffset.UTC, CLOCK,

@@ -20,7 +20,7 @@ import java.util.function.ToLongFunction;
  * SkyWalking's service-mesh metrics (core.oal, mesh.oal, tcp.oal) as one table, with the same
  * names, sources, filters and functions, so dashboards and alarms written for SkyWalking work.
  */
-public final class MeshMetricTable {
+public final class MeshMetricTable implements MetricTable {
   private static final ToLongFunction<MeshRecord> LATENCY = r -> ((CallRecord) r).latencyMillis();
   private static final Predicate<MeshRecord> SUCCESS = r -> ((CallRecord) r).success();
   private static final ToLongFunction<MeshRecord> REQ_NANOS = MeshRecord::internalRequestLatencyNanos;
@@ -28,9 +28,19 @@ public final class MeshMetricTable {
   private static final ToLongFunction<MeshRecord> RECEIVED = r -> ((FlowRecord) r).receivedBytes();
   private static final ToLongFunction<MeshRecord> SENT = r -> ((FlowRecord) r).sentBytes();
 
-  private MeshMetricTable() {}
+  private final long apdexThresholdMillis;
 
-  public static MetricCatalog catalog(long apdexThresholdMillis) {
+  public MeshMetricTable(long apdexThresholdMillis) {
+    this.apdexThresholdMillis = apdexThresholdMillis;
+  }
+
+  /** The catalog of every family Sextant serves today: mesh and Envoy metrics. */
+  public static MetricCatalog standardCatalog(long apdexThresholdMillis) {
+    return MetricCatalog.of(List.of(new MeshMetricTable(apdexThresholdMillis), new EnvoyMetricTable()));
+  }
+
+  @Override
+  public List<MetricDefinition> definitions() {
     List<MetricDefinition> t = new ArrayList<>();
     // Service, instance and endpoint metrics come from server-side reports only.
     call(t, "service_cpm", Scope.SERVICE, Side.ANY, cpm());
@@ -88,8 +98,7 @@ public final class MeshMetricTable {
       flow(t, "service_instance_relation_" + s + "_received", Scope.SERVICE_INSTANCE_RELATION, side, sum(RECEIVED));
       flow(t, "service_instance_relation_" + s + "_sent", Scope.SERVICE_INSTANCE_RELATION, side, sum(SENT));
     }
-    t.addAll(EnvoyMetricTable.definitions());
-    return new MetricCatalog(t);
+    return t;
   }
 
   private static void call(List<MetricDefinition> t, String name, Scope scope, Side side, AggregateFunction f) {

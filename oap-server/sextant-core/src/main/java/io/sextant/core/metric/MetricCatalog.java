@@ -18,6 +18,13 @@ public final class MetricCatalog {
   private final Map<Source, Map<Scope, MetricGroup>> groups = new EnumMap<>(Source.class);
   private final List<MetricGroup> allGroups = new ArrayList<>();
 
+  /** The catalog of several metric families; a name defined twice is refused. */
+  public static MetricCatalog of(List<? extends MetricTable> tables) {
+    List<MetricDefinition> all = new ArrayList<>();
+    tables.forEach(t -> all.addAll(t.definitions()));
+    return new MetricCatalog(all);
+  }
+
   public MetricCatalog(List<MetricDefinition> definitions) {
     Map<Source, Map<Scope, List<MetricDefinition>>> grouped = new EnumMap<>(Source.class);
     for (MetricDefinition d : definitions) {

@@ -2,7 +2,10 @@ package io.sextant.core.metric;
 
 import io.sextant.api.model.Scope;
 import io.sextant.api.model.MeshRecord;
+import io.sextant.api.model.SampleRecord;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** The metrics one accumulator maintains: all definitions sharing a source and a scope. */
 public final class MetricGroup {
@@ -12,7 +15,8 @@ public final class MetricGroup {
   private final MetricDefinition[] definitions;
   private final Side[] sides;
   private final AggregateFunction[] functions;
-  private final java.util.function.Predicate<MeshRecord>[] filters;
+  /** For samples: the index of the one metric a sample feeds, by its name. */
+  private final Map<String, Integer> indexByName = new HashMap<>();
 
   MetricGroup(int index, Source source, Scope scope, List<MetricDefinition> definitions) {
     this.index = index;
@@ -21,10 +25,9 @@ public final class MetricGroup {
     this.definitions = definitions.toArray(new MetricDefinition[0]);
     this.sides = definitions.stream().map(MetricDefinition::side).toArray(Side[]::new);
     this.functions = definitions.stream().map(MetricDefinition::function).toArray(AggregateFunction[]::new);
-    @SuppressWarnings("unchecked")
-    java.util.function.Predicate<MeshRecord>[] f = definitions.stream().map(MetricDefinition::filter)
-        .toArray(java.util.function.Predicate[]::new);
-    this.filters = f;
+    for (int i = 0; i < this.definitions.length; i++) {
+      indexByName.put(this.definitions[i].name(), i);
+    }
   }
 
   public int index() {
@@ -56,10 +59,20 @@ public final class MetricGroup {
     return states;
   }
 
-  /** Applies one record to every metric of the group whose side filter it passes. */
+  /**
+   * Applies one record to every metric of the group whose side filter it passes; a sample is the
+   * value of one named metric and feeds only that one (looked up, not tested row by row).
+   */
   public void add(MetricState[] states, MeshRecord record) {
+    if (record instanceof SampleRecord sample) {
+      Integer i = indexByName.get(sample.metric());
+      if (i != null && sides[i].matches(record.detectPoint())) {
+        functions[i].add(states[i], record);
+      }
+      return;
+    }
     for (int i = 0; i < functions.length; i++) {
-      if (sides[i].matches(record.detectPoint()) && (filters[i] == null || filters[i].test(record))) {
+      if (sides[i].matches(record.detectPoint())) {
         functions[i].add(states[i], record);
       }
     }

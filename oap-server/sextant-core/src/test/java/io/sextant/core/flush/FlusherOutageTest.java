@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
  * accepted during the outage is answered exactly.
  */
 class FlusherOutageTest {
-  private final MetricCatalog catalog = MeshMetricTable.catalog(100);
+  private final MetricCatalog catalog = MeshMetricTable.standardCatalog(100);
   private final TimeBuckets buckets = new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC());
 
   @Test

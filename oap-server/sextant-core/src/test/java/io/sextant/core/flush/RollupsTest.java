@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /** Hour roll-ups of minutes that close at once (a client replaying past hours). */
 class RollupsTest {
-  private final MetricGroup group = MeshMetricTable.catalog(100).group(Source.CALL, Scope.SERVICE);
+  private final MetricGroup group = MeshMetricTable.standardCatalog(100).group(Source.CALL, Scope.SERVICE);
   private final EntityRef service =
       EntityRef.service("YQ==.1", Layer.MESH, "a");
   private final AtomicLong sequences = new AtomicLong();

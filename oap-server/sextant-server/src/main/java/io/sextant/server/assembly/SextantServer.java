@@ -22,6 +22,7 @@ import io.sextant.core.aggregate.AggregatorLimits;
 import io.sextant.core.dispatch.MeshDispatcher;
 import io.sextant.core.flush.Flusher;
 import io.sextant.core.flush.FlusherConfig;
+import io.sextant.core.metric.EnvoyMetricTable;
 import io.sextant.core.metric.MeshMetricTable;
 import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.query.QueryService;
@@ -93,7 +94,8 @@ public final class SextantServer implements AutoCloseable {
     new ProcessorMetrics().bindTo(registry);
     ZoneId zone = ZoneId.of(config.string("core.timezone"));
     this.buckets = new TimeBuckets(zone, Clock.systemUTC());
-    MetricCatalog catalog = MeshMetricTable.catalog(config.integer("core.apdexThresholdMillis"));
+    MetricCatalog catalog = MetricCatalog.of(List.of(
+        new MeshMetricTable(config.integer("core.apdexThresholdMillis")), new EnvoyMetricTable()));
     this.storage = storage(config);
     this.aggregator = new Aggregator(catalog, new MeshDispatcher(config.integer("core.maxCachedIds")), buckets,
         new AggregatorLimits(config.integer("core.maxAccumulators"), config.integer("core.maxLateMinutes"),
