@@ -12,7 +12,7 @@ import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.metric.MeshMetricTable;
-import io.sextant.core.query.QueryService;
+import io.sextant.core.query.QueryServices;
 import io.sextant.query.graphql.QueryLimits;
 import io.sextant.query.graphql.SextantGraphql;
 import io.sextant.storage.memory.MemoryStorage;
@@ -87,8 +87,10 @@ public class GraphqlBenchmark {
     for (long minute : TimeBuckets.range(start, end, Step.MINUTE, 60)) {
       storage.topology().write(edges, minute);
     }
-    graphql = SextantGraphql.build(new QueryService(storage, MeshMetricTable.standardCatalog(500)),
-        new QueryLimits(15, 5000, 10_000), "bench", () -> CheckResult.OK, ZoneOffset.UTC, Clock.systemUTC());
+    QueryLimits limits = new QueryLimits(15, 5000, 10_000);
+    graphql = SextantGraphql.build(SextantGraphql.standardAreas(QueryServices.over(storage,
+        MeshMetricTable.standardCatalog(500)), limits, "bench", () -> CheckResult.OK, ZoneOffset.UTC,
+        Clock.systemUTC(), Runnable::run), limits);
     Map<String, Object> duration = Map.of("start", format(start), "end", format(end), "step", "MINUTE");
     topology = ExecutionInput.newExecutionInput().query(QueryLoad.TOPOLOGY_QUERY)
         .variables(Map.of("ids", ids, "duration", duration)).build();

@@ -18,7 +18,8 @@ import io.sextant.core.flush.FlusherConfig;
 import io.sextant.core.metric.MeshMetricTable;
 import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricDefinition;
-import io.sextant.core.query.QueryService;
+import io.sextant.core.query.MetricQueries;
+import io.sextant.core.query.QueryServices;
 import io.sextant.core.query.mqe.MqeEntity;
 import io.sextant.core.query.mqe.Series;
 import io.sextant.storage.memory.MemoryStorage;
@@ -60,7 +61,7 @@ class CollectorsMergeTest {
     return out;
   }
 
-  private QueryService run(int collectors, List<CallRecord> records) {
+  private MetricQueries run(int collectors, List<CallRecord> records) {
     MemoryStorage storage = new MemoryStorage(new MemoryStorageConfig(10_000_000));
     List<Aggregator> aggregators = new ArrayList<>();
     List<Flusher> flushers = new ArrayList<>();
@@ -76,14 +77,14 @@ class CollectorsMergeTest {
       }
     }
     flushers.forEach(Flusher::close);
-    return new QueryService(storage, catalog);
+    return QueryServices.over(storage, catalog).metrics();
   }
 
   @Test
   void threeCollectorsAnswerExactlyWhatOneAnswers() {
     List<CallRecord> records = traffic();
-    QueryService one = run(1, records);
-    QueryService three = run(3, records);
+    MetricQueries one = run(1, records);
+    MetricQueries three = run(3, records);
     long end = buckets.minuteBucket(now);
     long start = TimeBuckets.plus(end, Step.MINUTE, -6);
     List<Long> minutes = TimeBuckets.range(start, end, Step.MINUTE, 100);

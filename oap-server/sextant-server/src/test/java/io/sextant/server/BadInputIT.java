@@ -52,7 +52,7 @@ class BadInputIT {
   private double cpm() {
     TimeBuckets b = new TimeBuckets(ZoneId.of("UTC"), java.time.Clock.systemUTC());
     long minute = b.minuteBucket(time);
-    var series = sextant.server.query().read("service_cpm", Map.of(),
+    var series = sextant.server.query().metrics().read("service_cpm", Map.of(),
         new MqeEntity("server", true, null, null, null, null, null, null, null, null), List.of(minute), Step.MINUTE);
     Double v = series.get(0).values()[0];
     return v == null ? 0 : v;

@@ -23,15 +23,15 @@ class ShutdownIT {
     assertThat(status.getCode()).isEqualTo(Status.Code.OK);
     long minute = new TimeBuckets(ZoneId.of("UTC"), Clock.systemUTC()).minuteBucket(time);
     MqeEntity productpage = new MqeEntity("productpage", true, null, null, null, null, null, null, null, null);
-    assertThat(sextant.server.query().read("service_cpm", Map.of(), productpage, List.of(minute), Step.MINUTE)
+    assertThat(sextant.server.query().metrics().read("service_cpm", Map.of(), productpage, List.of(minute), Step.MINUTE)
         .get(0).values()[0]).isNull();
 
     sextant.close();
 
-    assertThat(sextant.server.query().read("service_cpm", Map.of(), productpage, List.of(minute), Step.MINUTE)
+    assertThat(sextant.server.query().metrics().read("service_cpm", Map.of(), productpage, List.of(minute), Step.MINUTE)
         .get(0).values()[0]).isEqualTo(10.0);
     long hour = TimeBuckets.rollup(minute, Step.HOUR);
-    assertThat(sextant.server.query().read("service_sla", Map.of(), productpage, List.of(hour), Step.HOUR)
+    assertThat(sextant.server.query().metrics().read("service_sla", Map.of(), productpage, List.of(hour), Step.HOUR)
         .get(0).values()[0]).isEqualTo(8000.0);
   }
 }

@@ -11,7 +11,7 @@ import graphql.schema.idl.SchemaGenerator;
 import graphql.schema.idl.SchemaParser;
 import graphql.schema.idl.TypeDefinitionRegistry;
 import io.sextant.api.component.CheckResult;
-import io.sextant.core.query.QueryService;
+import io.sextant.core.query.QueryServices;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -38,30 +38,30 @@ public final class SextantGraphql {
 
   private SextantGraphql() {}
 
-  /** An engine that answers every field on the calling thread. */
-  public static GraphQL build(QueryService query, QueryLimits limits, String version,
-      Supplier<CheckResult> health, ZoneId zone, Clock clock) {
-    return build(query, limits, version, health, zone, clock, Runnable::run);
+  /**
+   * The areas Sextant serves today over the given read services. {@code expressions} runs the
+   * expressions of a request that asks for several ({@code execExpression} fields, as the UI batches
+   * a dashboard's widgets) at once; {@code Runnable::run} answers each on the calling thread.
+   */
+  public static List<SchemaArea> standardAreas(QueryServices query, QueryLimits limits, String version,
+      Supplier<CheckResult> health, ZoneId zone, Clock clock, Executor expressions) {
+    return List.of(
+        new CommonArea(version, health, zone, clock),
+        new MetadataArea(query.metadata(), limits),
+        new TopologyArea(query.topology(), query.metadata(), limits),
+        new MetricsArea(query.metrics(), limits, expressions));
   }
 
-  /**
-   * An engine that runs the expressions of a request that asks for several ({@code execExpression}
-   * fields, as the UI batches a dashboard's widgets) on {@code expressions} at once.
-   */
-  public static GraphQL build(QueryService query, QueryLimits limits, String version,
-      Supplier<CheckResult> health, ZoneId zone, Clock clock, Executor expressions) {
-    return build(query, limits, version, health, zone, clock, expressions, new FlatListExecutionStrategy());
+  /** The engine over the given areas; fields no area wires answer "not supported". */
+  public static GraphQL build(List<SchemaArea> areas, QueryLimits limits) {
+    return build(areas, limits, new FlatListExecutionStrategy());
   }
 
   /** As above with the given query strategy (tests compare ours against graphql-java's). */
-  static GraphQL build(QueryService query, QueryLimits limits, String version, Supplier<CheckResult> health,
-      ZoneId zone, Clock clock, Executor expressions, ExecutionStrategy strategy) {
+  static GraphQL build(List<SchemaArea> areas, QueryLimits limits, ExecutionStrategy strategy) {
     TypeDefinitionRegistry types = loadSchema();
     RuntimeWiring.Builder wiring = RuntimeWiring.newRuntimeWiring().scalar(LongScalar.LONG);
-    CommonWiring.wire(wiring, version, health, zone, clock);
-    MetadataWiring.wire(wiring, query, limits);
-    TopologyWiring.wire(wiring, query, limits);
-    MetricsWiring.wire(wiring, query, limits, expressions);
+    areas.forEach(area -> area.wire(wiring));
     RuntimeWiring partial = wiring.build();
     for (String root : List.of("Query", "Mutation")) {
       Set<String> wired = partial.getDataFetchers().getOrDefault(root, java.util.Map.of()).keySet();

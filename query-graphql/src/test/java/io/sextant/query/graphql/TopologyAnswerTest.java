@@ -13,7 +13,7 @@ import io.sextant.api.model.Scope;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.metric.MeshMetricTable;
-import io.sextant.core.query.QueryService;
+import io.sextant.core.query.QueryServices;
 import io.sextant.storage.memory.MemoryStorage;
 import io.sextant.storage.memory.MemoryStorageConfig;
 import java.time.Clock;
@@ -52,11 +52,12 @@ class TopologyAnswerTest {
         new Edge(Scope.SERVICE, gateway, reviews, DetectPoint.SERVER, "http"),
         new Edge(Scope.SERVICE, reviews, ratings, DetectPoint.SERVER, "gRPC"),
         new Edge(Scope.SERVICE, ratings, db, DetectPoint.CLIENT, "tcp")), minute);
-    QueryService query = new QueryService(storage, MeshMetricTable.standardCatalog(100));
+    QueryServices query = QueryServices.over(storage, MeshMetricTable.standardCatalog(100));
     QueryLimits limits = new QueryLimits(15, 5000, 10_000);
-    fast = SextantGraphql.build(query, limits, "test", () -> CheckResult.OK, ZoneOffset.UTC, CLOCK, Runnable::run, flat);
-    general = SextantGraphql.build(query, limits, "test", () -> CheckResult.OK, ZoneOffset.UTC, CLOCK,
-        Runnable::run, new AsyncExecutionStrategy());
+    List<SchemaArea> areas =
+        SextantGraphql.standardAreas(query, limits, "test", () -> CheckResult.OK, ZoneOffset.UTC, CLOCK, Runnable::run);
+    fast = SextantGraphql.build(areas, limits, flat);
+    general = SextantGraphql.build(areas, limits, new AsyncExecutionStrategy());
   }
 
   @SuppressWarnings("unchecked")

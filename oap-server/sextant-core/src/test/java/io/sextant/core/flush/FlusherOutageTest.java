@@ -21,7 +21,8 @@ import io.sextant.core.aggregate.AggregatorLimits;
 import io.sextant.core.dispatch.MeshDispatcher;
 import io.sextant.core.metric.MeshMetricTable;
 import io.sextant.core.metric.MetricCatalog;
-import io.sextant.core.query.QueryService;
+import io.sextant.core.query.MetricQueries;
+import io.sextant.core.query.QueryServices;
 import io.sextant.core.query.mqe.MqeEntity;
 import io.sextant.storage.memory.MemoryStorage;
 import io.sextant.storage.memory.MemoryStorageConfig;
@@ -68,7 +69,7 @@ class FlusherOutageTest {
     assertThat(storage.writeAttempts.get()).isEqualTo(2);
 
     long minute = buckets.minuteBucket(now);
-    Double cpm = new QueryService(storage, catalog)
+    Double cpm = QueryServices.over(storage, catalog).metrics()
         .read("service_cpm", Map.of(), new MqeEntity("b", true, null, null, null, null, true, null, null, null),
             List.of(minute), Step.MINUTE)
         .get(0).values()[0];

@@ -25,7 +25,7 @@ import io.sextant.core.flush.FlusherConfig;
 import io.sextant.core.metric.EnvoyMetricTable;
 import io.sextant.core.metric.MeshMetricTable;
 import io.sextant.core.metric.MetricCatalog;
-import io.sextant.core.query.QueryService;
+import io.sextant.core.query.QueryServices;
 import io.sextant.query.graphql.QueryLimits;
 import io.sextant.query.graphql.SextantGraphql;
 import io.sextant.receiver.als.AccessLogReceiver;
@@ -75,7 +75,7 @@ public final class SextantServer implements AutoCloseable {
   private final StorageComponent storage;
   private final Aggregator aggregator;
   private final Flusher flusher;
-  private final QueryService query;
+  private final QueryServices query;
   private final TimeBuckets buckets;
   private final ScheduledExecutorService keeper =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-keeper"));
@@ -105,7 +105,7 @@ public final class SextantServer implements AutoCloseable {
         config.integer("core.rollupIntervalMillis"),
         config.integer("core.graceMinutes"),
         config.integer("core.maxPendingMegabytes") * 1024L * 1024), config.string("core.collectorId"), registry);
-    this.query = new QueryService(storage, catalog);
+    this.query = QueryServices.over(storage, catalog);
   }
 
   public SextantServer start() {
@@ -113,9 +113,10 @@ public final class SextantServer implements AutoCloseable {
     flusher.start();
     keeper.scheduleWithFixedDelay(this::expire, 1, 1, TimeUnit.MINUTES);
     expressionPool = expressionPool(config.integer("query.expressionThreads"));
-    GraphQL graphql = SextantGraphql.build(query, new QueryLimits(config.integer("query.maxDepth"),
-        config.integer("query.maxComplexity"), config.integer("query.maxDurationPoints")), VERSION,
-        this::health, buckets.zone(), Clock.systemUTC(), expressionPool);
+    QueryLimits limits = new QueryLimits(config.integer("query.maxDepth"), config.integer("query.maxComplexity"),
+        config.integer("query.maxDurationPoints"));
+    GraphQL graphql = SextantGraphql.build(SextantGraphql.standardAreas(query, limits, VERSION, this::health,
+        buckets.zone(), Clock.systemUTC(), expressionPool), limits);
     int grpcPort = config.integer("server.grpcPort");
     int httpPort = config.integer("server.httpPort");
     String host = config.string("server.host");
@@ -255,7 +256,7 @@ public final class SextantServer implements AutoCloseable {
     return storage;
   }
 
-  public QueryService query() {
+  public QueryServices query() {
     return query;
   }
 

@@ -6,7 +6,8 @@ import static io.sextant.query.graphql.Fetchers.safe;
 
 import graphql.schema.idl.RuntimeWiring;
 import io.sextant.api.id.EntityIds;
-import io.sextant.core.query.QueryService;
+import io.sextant.core.query.TopologyQueries;
+import io.sextant.core.query.MetadataQueries;
 import io.sextant.core.query.TopologyView.Call;
 import io.sextant.core.query.TopologyView.Node;
 import io.sextant.core.query.TopologyView.Topology;
@@ -19,10 +20,19 @@ import java.util.Set;
  * topology.graphqls. Mesh data has no endpoint relations (as in SkyWalking), so endpoint
  * dependencies are empty; process topology comes with the eBPF receivers.
  */
-final class TopologyWiring {
-  private TopologyWiring() {}
+public final class TopologyArea implements SchemaArea {
+  private final TopologyQueries q;
+  private final MetadataQueries metadata;
+  private final QueryLimits limits;
 
-  static void wire(RuntimeWiring.Builder w, QueryService q, QueryLimits limits) {
+  public TopologyArea(TopologyQueries q, MetadataQueries metadata, QueryLimits limits) {
+    this.q = q;
+    this.metadata = metadata;
+    this.limits = limits;
+  }
+
+  @Override
+  public void wire(RuntimeWiring.Builder w) {
     w.type("Query", t -> t
         .dataFetcher("getGlobalTopology", safe(env -> {
           String layer = env.getArgument("layer");
@@ -30,7 +40,7 @@ final class TopologyWiring {
             return q.serviceTopology(duration(env, limits), id -> true);
           }
           Set<String> inLayer = new HashSet<>();
-          q.services(layer).forEach(s -> inLayer.add(s.id()));
+          metadata.services(layer).forEach(s -> inLayer.add(s.id()));
           return q.serviceTopology(duration(env, limits), inLayer::contains);
         }))
         .dataFetcher("getServiceTopology", safe(env -> {

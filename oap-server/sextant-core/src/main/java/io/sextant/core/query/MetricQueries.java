@@ -1,12 +1,8 @@
 package io.sextant.core.query;
 
 import io.sextant.api.id.EntityIds;
-import io.sextant.api.storage.Edge;
 import io.sextant.api.model.Scope;
-import io.sextant.api.storage.EndpointMeta;
-import io.sextant.api.storage.InstanceMeta;
 import io.sextant.api.storage.MetricPartial;
-import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.time.Step;
 import io.sextant.core.metric.AggregateFunction;
@@ -15,11 +11,6 @@ import io.sextant.core.metric.MetricDefinition;
 import io.sextant.core.metric.MetricState;
 import io.sextant.api.model.Scope;
 import io.sextant.core.metric.EncodedState;
-import io.sextant.core.query.TopologyView.Call;
-import io.sextant.core.query.TopologyView.InstanceNode;
-import io.sextant.core.query.TopologyView.InstanceTopology;
-import io.sextant.core.query.TopologyView.Node;
-import io.sextant.core.query.TopologyView.Topology;
 import io.sextant.core.query.mqe.KeyValue;
 import io.sextant.core.query.mqe.MqeEntity;
 import io.sextant.core.query.mqe.MqeException;
@@ -27,161 +18,32 @@ import io.sextant.core.query.mqe.RankedValue;
 import io.sextant.core.query.mqe.Series;
 import io.sextant.core.query.mqe.SeriesSource;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Predicate;
 
 /**
- * Every read the query protocol needs, answered from storage by merging the partials of all
- * collectors. The GraphQL layer calls only this.
+ * Metric reads for MQE and the metrics schema: the partials of all collectors merged per bucket.
  */
-public final class QueryService implements SeriesSource {
+public final class MetricQueries implements SeriesSource {
   private final StorageComponent storage;
   private final MetricCatalog catalog;
+  private final MetadataQueries metadata;
 
-  public QueryService(StorageComponent storage, MetricCatalog catalog) {
+  public MetricQueries(StorageComponent storage, MetricCatalog catalog, MetadataQueries metadata) {
     this.storage = storage;
     this.catalog = catalog;
+    this.metadata = metadata;
   }
 
   public MetricCatalog catalog() {
     return catalog;
   }
 
-  // ---- metadata
-
-  public List<ServiceMeta> services(String layer) {
-    List<ServiceMeta> all = storage.metadata().services();
-    if (layer == null || layer.isEmpty()) {
-      return all;
-    }
-    return all.stream().filter(s -> s.layers().contains(layer)).toList();
-  }
-
-  public List<String> layers() {
-    Set<String> layers = new java.util.TreeSet<>();
-    storage.metadata().services().forEach(s -> layers.addAll(s.layers()));
-    return new ArrayList<>(layers);
-  }
-
-  public Optional<ServiceMeta> service(String serviceId) {
-    return storage.metadata().service(serviceId);
-  }
-
-  public Optional<ServiceMeta> findService(String name) {
-    return service(EntityIds.serviceId(name, true)).or(() -> service(EntityIds.serviceId(name, false)));
-  }
-
-  public List<InstanceMeta> instances(String serviceId, QueryDuration d) {
-    return storage.metadata().instances(serviceId, d.startMinute(), d.endMinute());
-  }
-
-  public Optional<InstanceMeta> instance(String instanceId) {
-    return storage.metadata().instance(instanceId);
-  }
-
-  public List<EndpointMeta> endpoints(String serviceId, String keyword, int limit) {
-    return storage.metadata().endpoints(serviceId, keyword, limit);
-  }
-
-  public Optional<EndpointMeta> endpoint(String endpointId) {
-    return storage.metadata().endpoint(endpointId);
-  }
-
-  // ---- topology
-
-  /** All service edges in the duration, keeping those that touch {@code keep}-accepted services. */
-  public Topology serviceTopology(QueryDuration d, Predicate<String> touches) {
-    List<Edge> edges = storage.topology().read(Scope.SERVICE, d.startMinute(), d.endMinute());
-    Map<String, CallBuilder> calls = new LinkedHashMap<>();
-    Map<String, Set<String>> typeOf = new HashMap<>();
-    for (Edge e : edges) {
-      if (!touches.test(e.sourceId()) && !touches.test(e.destId())) {
-        continue;
-      }
-      calls.computeIfAbsent(e.relationId(), k -> new CallBuilder(e)).add(e);
-      typeOf.computeIfAbsent(e.destId(), k -> new LinkedHashSet<>()).add(e.component());
-      typeOf.computeIfAbsent(e.sourceId(), k -> new LinkedHashSet<>());
-    }
-    // One metadata read for all nodes: a store round trip per node would dominate the query.
-    Map<String, ServiceMeta> known = new HashMap<>();
-    if (!typeOf.isEmpty()) {
-      storage.metadata().services().forEach(m -> known.put(m.id(), m));
-    }
-    List<Node> nodes = new ArrayList<>();
-    typeOf.forEach((id, types) -> nodes.add(serviceNode(id, types, Optional.ofNullable(known.get(id)))));
-    nodes.sort(Comparator.comparing(Node::name));
-    return new Topology(nodes, calls.values().stream().map(CallBuilder::build).toList());
-  }
-
-  private static Node serviceNode(String id, Set<String> types, Optional<ServiceMeta> meta) {
-    String name = meta.map(ServiceMeta::name).orElseGet(() -> EntityIds.parseServiceId(id).name());
-    boolean real = meta.map(ServiceMeta::normal).orElseGet(() -> EntityIds.parseServiceId(id).normal());
-    List<String> layers = meta.map(m -> List.copyOf(m.layers())).orElse(List.of());
-    return new Node(id, name, types.isEmpty() ? null : types.iterator().next(), real, layers);
-  }
-
-  /** Instance edges between the two services, in either direction. */
-  public InstanceTopology instanceTopology(String clientServiceId, String serverServiceId, QueryDuration d) {
-    List<Edge> edges = storage.topology().read(Scope.SERVICE_INSTANCE, d.startMinute(), d.endMinute());
-    Map<String, CallBuilder> calls = new LinkedHashMap<>();
-    Map<String, InstanceNode> nodes = new TreeMap<>();
-    for (Edge e : edges) {
-      String src = EntityIds.parseChildId(e.sourceId()).serviceId();
-      String dst = EntityIds.parseChildId(e.destId()).serviceId();
-      boolean forward = src.equals(clientServiceId) && dst.equals(serverServiceId);
-      boolean backward = src.equals(serverServiceId) && dst.equals(clientServiceId);
-      if (!forward && !backward) {
-        continue;
-      }
-      calls.computeIfAbsent(e.relationId(), k -> new CallBuilder(e)).add(e);
-      nodes.computeIfAbsent(e.sourceId(), this::instanceNode);
-      nodes.computeIfAbsent(e.destId(), this::instanceNode);
-    }
-    return new InstanceTopology(new ArrayList<>(nodes.values()),
-        calls.values().stream().map(CallBuilder::build).toList());
-  }
-
-  private InstanceNode instanceNode(String instanceId) {
-    EntityIds.ChildIdParts parts = EntityIds.parseChildId(instanceId);
-    EntityIds.ServiceIdParts service = EntityIds.parseServiceId(parts.serviceId());
-    return new InstanceNode(instanceId, parts.name(), parts.serviceId(), service.name(), null, service.normal());
-  }
-
-  private static final class CallBuilder {
-    private final Edge first;
-    private final Set<String> detectPoints = new LinkedHashSet<>();
-    private final Set<String> sourceComponents = new LinkedHashSet<>();
-    private final Set<String> targetComponents = new LinkedHashSet<>();
-
-    CallBuilder(Edge first) {
-      this.first = first;
-    }
-
-    void add(Edge e) {
-      detectPoints.add(e.detectPoint().name());
-      // As SkyWalking: the client side names the caller's component, the server side the callee's.
-      (e.detectPoint() == io.sextant.api.model.DetectPoint.CLIENT ? sourceComponents : targetComponents).add(e.component());
-    }
-
-    Call build() {
-      List<String> dps = new ArrayList<>(detectPoints);
-      dps.sort(Comparator.naturalOrder());
-      return new Call(first.relationId(), first.sourceId(), first.destId(), dps, new ArrayList<>(sourceComponents),
-          new ArrayList<>(targetComponents));
-    }
-  }
-
-  // ---- metrics
 
   /** The merged state of each bucket that has data. */
   public Map<Long, MetricState> mergedStates(MetricDefinition def, Collection<String> entityIds, Step step,
@@ -325,7 +187,7 @@ public final class QueryService implements SeriesSource {
       if (onlyService != null && !onlyService.equals(serviceId)) {
         return;
       }
-      if (layer != null && service(serviceId).map(s -> !s.layers().contains(layer)).orElse(true)) {
+      if (layer != null && metadata.service(serviceId).map(s -> !s.layers().contains(layer)).orElse(true)) {
         return;
       }
       double[] acc = new double[2];
@@ -391,5 +253,4 @@ public final class QueryService implements SeriesSource {
     java.util.regex.Pattern p = regex == null || regex.isEmpty() ? null : java.util.regex.Pattern.compile(regex);
     return catalog.all().stream().filter(d -> p == null || p.matcher(d.name()).find()).toList();
   }
-
 }

@@ -10,10 +10,21 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /** common.graphqls and the platform part of metadata-v2: version, health, time. */
-final class CommonWiring {
-  private CommonWiring() {}
+public final class CommonArea implements SchemaArea {
+  private final String version;
+  private final Supplier<CheckResult> health;
+  private final ZoneId zone;
+  private final Clock clock;
 
-  static void wire(RuntimeWiring.Builder w, String version, Supplier<CheckResult> health, ZoneId zone, Clock clock) {
+  public CommonArea(String version, Supplier<CheckResult> health, ZoneId zone, Clock clock) {
+    this.version = version;
+    this.health = health;
+    this.zone = zone;
+    this.clock = clock;
+  }
+
+  @Override
+  public void wire(RuntimeWiring.Builder w) {
     w.type("Query", t -> t
         .dataFetcher("version", env -> version)
         .dataFetcher("checkHealth", env -> {

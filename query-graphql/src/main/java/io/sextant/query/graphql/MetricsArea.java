@@ -7,7 +7,7 @@ import static io.sextant.query.graphql.Fetchers.safe;
 import graphql.schema.idl.RuntimeWiring;
 import io.sextant.core.metric.MetricDefinition;
 import io.sextant.core.query.QueryDuration;
-import io.sextant.core.query.QueryService;
+import io.sextant.core.query.MetricQueries;
 import io.sextant.core.query.mqe.KeyValue;
 import io.sextant.core.query.mqe.Mqe;
 import io.sextant.core.query.mqe.MqeEntity;
@@ -24,13 +24,22 @@ import java.util.Map;
 import java.util.concurrent.Executor;
 
 /** metrics-v3.graphqls: MQE ({@code execExpression}) and the metric catalogue. */
-final class MetricsWiring {
-  private MetricsWiring() {}
+public final class MetricsArea implements SchemaArea {
+  private final MetricQueries q;
+  private final QueryLimits limits;
+  private final Executor expressions;
 
-  static void wire(RuntimeWiring.Builder w, QueryService q, QueryLimits limits, Executor expressions) {
+  public MetricsArea(MetricQueries q, QueryLimits limits, Executor expressions) {
+    this.q = q;
+    this.limits = limits;
+    this.expressions = expressions;
+  }
+
+  @Override
+  public void wire(RuntimeWiring.Builder w) {
     w.type("Query", t -> t
         .dataFetcher("listMetrics", safe(env -> q.listMetrics(env.getArgument("regex")).stream()
-            .map(MetricsWiring::definition).toList()))
+            .map(MetricsArea::definition).toList()))
         .dataFetcher("typeOfMetrics", safe(env -> q.catalog().find(env.getArgument("name"))
             .map(d -> d.function().labelKey() == null ? "REGULAR_VALUE" : "LABELED_VALUE").orElse("UNKNOWN")))
         .dataFetcher("execExpression", concurrent(expressions, safe(env -> {

@@ -8,17 +8,24 @@ import io.sextant.api.id.EntityIds;
 import io.sextant.api.storage.EndpointMeta;
 import io.sextant.api.storage.InstanceMeta;
 import io.sextant.api.storage.ServiceMeta;
-import io.sextant.core.query.QueryService;
+import io.sextant.core.query.MetadataQueries;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /** metadata-v2.graphqls (and the v1 aliases swctl still calls): services, instances, endpoints. */
-final class MetadataWiring {
-  private MetadataWiring() {}
+public final class MetadataArea implements SchemaArea {
+  private final MetadataQueries q;
+  private final QueryLimits limits;
 
-  static void wire(RuntimeWiring.Builder w, QueryService q, QueryLimits limits) {
+  public MetadataArea(MetadataQueries q, QueryLimits limits) {
+    this.q = q;
+    this.limits = limits;
+  }
+
+  @Override
+  public void wire(RuntimeWiring.Builder w) {
     w.type("Query", t -> t
         .dataFetcher("listLayers", safe(env -> q.layers()))
         .dataFetcher("listServices", safe(env -> services(q.services(env.getArgument("layer")))))
@@ -35,19 +42,19 @@ final class MetadataWiring {
           return services(q.services(null)).stream()
               .filter(s -> ((String) s.get("name")).contains(keyword)).toList();
         }))
-        .dataFetcher("findService", safe(env -> q.findService(env.getArgument("serviceName")).map(MetadataWiring::service).orElse(null)))
-        .dataFetcher("searchService", safe(env -> q.findService(env.getArgument("serviceCode")).map(MetadataWiring::service).orElse(null)))
+        .dataFetcher("findService", safe(env -> q.findService(env.getArgument("serviceName")).map(MetadataArea::service).orElse(null)))
+        .dataFetcher("searchService", safe(env -> q.findService(env.getArgument("serviceCode")).map(MetadataArea::service).orElse(null)))
         .dataFetcher("getService", safe(env -> {
           String id = env.getArgument("serviceId");
           EntityIds.parseServiceId(id);
-          return q.service(id).map(MetadataWiring::service).orElse(null);
+          return q.service(id).map(MetadataArea::service).orElse(null);
         }))
         .dataFetcher("listInstances", safe(env -> instances(q, env.getArgument("serviceId"), env, limits)))
         .dataFetcher("getServiceInstances", safe(env -> instances(q, env.getArgument("serviceId"), env, limits)))
         .dataFetcher("getInstance", safe(env -> {
           String id = env.getArgument("instanceId");
           EntityIds.parseChildId(id);
-          return q.instance(id).map(MetadataWiring::instance).orElse(null);
+          return q.instance(id).map(MetadataArea::instance).orElse(null);
         }))
         .dataFetcher("findEndpoint", safe(env -> endpoints(q, env.getArgument("serviceId"), env.getArgument("keyword"), env.getArgument("limit"))))
         .dataFetcher("searchEndpoint", safe(env -> endpoints(q, env.getArgument("serviceId"), env.getArgument("keyword"), env.getArgument("limit"))))
@@ -66,7 +73,7 @@ final class MetadataWiring {
   }
 
   static List<Map<String, Object>> services(List<ServiceMeta> list) {
-    return list.stream().map(MetadataWiring::service).toList();
+    return list.stream().map(MetadataArea::service).toList();
   }
 
   static Map<String, Object> service(ServiceMeta s) {
@@ -82,10 +89,10 @@ final class MetadataWiring {
     return m;
   }
 
-  private static List<Map<String, Object>> instances(QueryService q, String serviceId,
+  private static List<Map<String, Object>> instances(MetadataQueries q, String serviceId,
       graphql.schema.DataFetchingEnvironment env, QueryLimits limits) {
     EntityIds.parseServiceId(serviceId);
-    return q.instances(serviceId, duration(env, limits)).stream().map(MetadataWiring::instance).toList();
+    return q.instances(serviceId, duration(env, limits)).stream().map(MetadataArea::instance).toList();
   }
 
   static Map<String, Object> instance(InstanceMeta i) {
@@ -101,7 +108,7 @@ final class MetadataWiring {
     return m;
   }
 
-  private static List<Map<String, Object>> endpoints(QueryService q, String serviceId, String keyword, Integer limit) {
+  private static List<Map<String, Object>> endpoints(MetadataQueries q, String serviceId, String keyword, Integer limit) {
     EntityIds.parseServiceId(serviceId);
     if (limit == null || limit < 0) {
       throw new IllegalArgumentException("limit must be a non-negative number");

@@ -1,0 +1,116 @@
+package io.sextant.core.query;
+
+import io.sextant.api.id.EntityIds;
+import io.sextant.api.storage.Edge;
+import io.sextant.api.model.Scope;
+import io.sextant.api.storage.ServiceMeta;
+import io.sextant.api.storage.StorageComponent;
+import io.sextant.api.model.Scope;
+import io.sextant.core.query.TopologyView.Call;
+import io.sextant.core.query.TopologyView.InstanceNode;
+import io.sextant.core.query.TopologyView.InstanceTopology;
+import io.sextant.core.query.TopologyView.Node;
+import io.sextant.core.query.TopologyView.Topology;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+
+/** Service and instance topology: edges of all collectors, with the nodes they connect. */
+public final class TopologyQueries {
+  private final StorageComponent storage;
+
+  public TopologyQueries(StorageComponent storage) {
+    this.storage = storage;
+  }
+
+
+  /** All service edges in the duration, keeping those that touch {@code keep}-accepted services. */
+  public Topology serviceTopology(QueryDuration d, Predicate<String> touches) {
+    List<Edge> edges = storage.topology().read(Scope.SERVICE, d.startMinute(), d.endMinute());
+    Map<String, CallBuilder> calls = new LinkedHashMap<>();
+    Map<String, Set<String>> typeOf = new HashMap<>();
+    for (Edge e : edges) {
+      if (!touches.test(e.sourceId()) && !touches.test(e.destId())) {
+        continue;
+      }
+      calls.computeIfAbsent(e.relationId(), k -> new CallBuilder(e)).add(e);
+      typeOf.computeIfAbsent(e.destId(), k -> new LinkedHashSet<>()).add(e.component());
+      typeOf.computeIfAbsent(e.sourceId(), k -> new LinkedHashSet<>());
+    }
+    // One metadata read for all nodes: a store round trip per node would dominate the query.
+    Map<String, ServiceMeta> known = new HashMap<>();
+    if (!typeOf.isEmpty()) {
+      storage.metadata().services().forEach(m -> known.put(m.id(), m));
+    }
+    List<Node> nodes = new ArrayList<>();
+    typeOf.forEach((id, types) -> nodes.add(serviceNode(id, types, Optional.ofNullable(known.get(id)))));
+    nodes.sort(Comparator.comparing(Node::name));
+    return new Topology(nodes, calls.values().stream().map(CallBuilder::build).toList());
+  }
+
+  private static Node serviceNode(String id, Set<String> types, Optional<ServiceMeta> meta) {
+    String name = meta.map(ServiceMeta::name).orElseGet(() -> EntityIds.parseServiceId(id).name());
+    boolean real = meta.map(ServiceMeta::normal).orElseGet(() -> EntityIds.parseServiceId(id).normal());
+    List<String> layers = meta.map(m -> List.copyOf(m.layers())).orElse(List.of());
+    return new Node(id, name, types.isEmpty() ? null : types.iterator().next(), real, layers);
+  }
+
+  /** Instance edges between the two services, in either direction. */
+  public InstanceTopology instanceTopology(String clientServiceId, String serverServiceId, QueryDuration d) {
+    List<Edge> edges = storage.topology().read(Scope.SERVICE_INSTANCE, d.startMinute(), d.endMinute());
+    Map<String, CallBuilder> calls = new LinkedHashMap<>();
+    Map<String, InstanceNode> nodes = new TreeMap<>();
+    for (Edge e : edges) {
+      String src = EntityIds.parseChildId(e.sourceId()).serviceId();
+      String dst = EntityIds.parseChildId(e.destId()).serviceId();
+      boolean forward = src.equals(clientServiceId) && dst.equals(serverServiceId);
+      boolean backward = src.equals(serverServiceId) && dst.equals(clientServiceId);
+      if (!forward && !backward) {
+        continue;
+      }
+      calls.computeIfAbsent(e.relationId(), k -> new CallBuilder(e)).add(e);
+      nodes.computeIfAbsent(e.sourceId(), this::instanceNode);
+      nodes.computeIfAbsent(e.destId(), this::instanceNode);
+    }
+    return new InstanceTopology(new ArrayList<>(nodes.values()),
+        calls.values().stream().map(CallBuilder::build).toList());
+  }
+
+  private InstanceNode instanceNode(String instanceId) {
+    EntityIds.ChildIdParts parts = EntityIds.parseChildId(instanceId);
+    EntityIds.ServiceIdParts service = EntityIds.parseServiceId(parts.serviceId());
+    return new InstanceNode(instanceId, parts.name(), parts.serviceId(), service.name(), null, service.normal());
+  }
+
+  private static final class CallBuilder {
+    private final Edge first;
+    private final Set<String> detectPoints = new LinkedHashSet<>();
+    private final Set<String> sourceComponents = new LinkedHashSet<>();
+    private final Set<String> targetComponents = new LinkedHashSet<>();
+
+    CallBuilder(Edge first) {
+      this.first = first;
+    }
+
+    void add(Edge e) {
+      detectPoints.add(e.detectPoint().name());
+      // As SkyWalking: the client side names the caller's component, the server side the callee's.
+      (e.detectPoint() == io.sextant.api.model.DetectPoint.CLIENT ? sourceComponents : targetComponents).add(e.component());
+    }
+
+    Call build() {
+      List<String> dps = new ArrayList<>(detectPoints);
+      dps.sort(Comparator.naturalOrder());
+      return new Call(first.relationId(), first.sourceId(), first.destId(), dps, new ArrayList<>(sourceComponents),
+          new ArrayList<>(targetComponents));
+    }
+  }
+}
