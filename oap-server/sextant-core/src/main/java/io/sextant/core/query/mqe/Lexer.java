@@ -49,7 +49,7 @@ final class Lexer {
     if (c == '\'' || c == '"') {
       int end = src.indexOf(c, pos + 1);
       if (end < 0) {
-        throw Parser.syntaxError(start, "unterminated string");
+        throw MqeException.syntax(start, "unterminated string");
       }
       pos = end + 1;
       return new Token(Token.Kind.STRING, src.substring(start + 1, end), start);
@@ -60,7 +60,7 @@ final class Lexer {
         return new Token(Token.Kind.OP, op, start);
       }
     }
-    throw Parser.syntaxError(start, "unexpected character '" + c + "'");
+    throw MqeException.syntax(start, "unexpected character '" + c + "'");
   }
 
   /** digits [. digits] [e|E [+|-] digits], or .digits; Double.parseDouble does the conversion. */
@@ -78,7 +78,7 @@ final class Lexer {
         pos++;
       }
       if (pos >= src.length() || !isDigit(src.charAt(pos))) {
-        throw Parser.syntaxError(expStart, "malformed number '" + src.substring(start, pos) + "'");
+        throw MqeException.syntax(expStart, "malformed number '" + src.substring(start, pos) + "'");
       }
       skipDigits();
     }

@@ -7,4 +7,9 @@ public class MqeException extends RuntimeException {
   public MqeException(String message) {
     super(message);
   }
+
+  /** A syntax error at a position of the expression (used by the lexer and the parser alike). */
+  static MqeException syntax(int pos, String reason) {
+    return new MqeException("syntax error at position " + pos + ": " + reason);
+  }
 }

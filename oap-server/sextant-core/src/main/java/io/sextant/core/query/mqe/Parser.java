@@ -39,19 +39,15 @@ final class Parser {
 
   static Expression parse(String src) {
     if (src == null || src.isBlank()) {
-      throw syntaxError(0, "empty expression");
+      throw MqeException.syntax(0, "empty expression");
     }
     Parser parser = new Parser(src);
     Expression expression = parser.comparison();
     Token rest = parser.peek();
     if (rest.kind() != Token.Kind.EOF) {
-      throw syntaxError(rest.pos(), "unexpected " + rest.describe());
+      throw MqeException.syntax(rest.pos(), "unexpected " + rest.describe());
     }
     return expression;
-  }
-
-  static MqeException syntaxError(int pos, String reason) {
-    return new MqeException("syntax error at position " + pos + ": " + reason);
   }
 
   /** For errors that are not about the syntax itself (unknown function, bad arguments). */
@@ -63,7 +59,7 @@ final class Parser {
 
   private Expression comparison() {
     if (++depth > MAX_DEPTH) {
-      throw syntaxError(peek().pos(), "expression nested too deeply");
+      throw MqeException.syntax(peek().pos(), "expression nested too deeply");
     }
     Expression left = additive();
     while (peekOperator("==", "!=", ">", ">=", "<", "<=")) {
@@ -96,7 +92,7 @@ final class Parser {
     if (peekOperator("-", "+")) {
       boolean minus = advance().text().equals("-");
       if (++depth > MAX_DEPTH) {
-        throw syntaxError(peek().pos(), "expression nested too deeply");
+        throw MqeException.syntax(peek().pos(), "expression nested too deeply");
       }
       Expression operand = unary();
       depth--;
@@ -125,7 +121,7 @@ final class Parser {
       expect(")");
       return inner;
     }
-    throw syntaxError(t.pos(), "expected a metric, number, function or '(' but found " + t.describe());
+    throw MqeException.syntax(t.pos(), "expected a metric, number, function or '(' but found " + t.describe());
   }
 
   /** {@code {k='v1,v2', k2="v"}}: values are kept as written (comma lists included) for the SeriesSource. */
@@ -137,7 +133,7 @@ final class Parser {
         Token key = peek();
         LabelArg label = labelArg();
         if (labels.put(label.key(), label.value()) != null) {
-          throw syntaxError(key.pos(), "duplicate label '" + label.key() + "'");
+          throw MqeException.syntax(key.pos(), "duplicate label '" + label.key() + "'");
         }
       } while (accept(","));
     }
@@ -148,13 +144,13 @@ final class Parser {
   private LabelArg labelArg() {
     Token key = peek();
     if (key.kind() != Token.Kind.IDENT) {
-      throw syntaxError(key.pos(), "expected a label name but found " + key.describe());
+      throw MqeException.syntax(key.pos(), "expected a label name but found " + key.describe());
     }
     advance();
     expect("=");
     Token value = peek();
     if (value.kind() != Token.Kind.STRING) {
-      throw syntaxError(value.pos(), "expected a quoted label value but found " + value.describe());
+      throw MqeException.syntax(value.pos(), "expected a quoted label value but found " + value.describe());
     }
     advance();
     return new LabelArg(key.text(), value.text());
@@ -328,7 +324,7 @@ final class Parser {
   private void expect(String op) {
     Token t = peek();
     if (!t.is(op)) {
-      throw syntaxError(t.pos(), "expected '" + op + "' but found " + t.describe());
+      throw MqeException.syntax(t.pos(), "expected '" + op + "' but found " + t.describe());
     }
     advance();
   }
