@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 public abstract class MetadataStoreCompliance extends StorageCompliance {
   @Test
   void metadataUpsertsMergeSeenTimesLayersAndAttributes() throws Exception {
-    storage.metadata().upsertServices(List.of(new ServiceMeta("YQ==.1", "a", true, Set.of("MESH"), 202611221005L, 202611221005L)));
+    storage.metadata().upsertServices(
+        List.of(new ServiceMeta("YQ==.1", "a", true, Set.of("MESH"), 202611221005L, 202611221005L)));
     storage.metadata().upsertServices(List.of(
         new ServiceMeta("YQ==.1", "a", true, Set.of("MESH_DP"), 202611221000L, 202611221000L),
         new ServiceMeta("Yg==.1", "b", true, Set.of("MESH"), 202611221000L, 202611221009L)));
@@ -47,7 +48,8 @@ public abstract class MetadataStoreCompliance extends StorageCompliance {
     assertThat(i1.attributes()).containsEntry("pod", "i1").containsEntry("node", "n1");
     assertThat(i1.lastSeen()).isEqualTo(202611221003L);
 
-    assertThat(storage.metadata().endpoints("YQ==.1", "GET", 10)).extracting(EndpointMeta::name).containsExactly("GET:/", "GET:/a");
+    assertThat(storage.metadata().endpoints("YQ==.1", "GET", 10)).extracting(EndpointMeta::name)
+        .containsExactly("GET:/", "GET:/a");
     assertThat(storage.metadata().endpoints("YQ==.1", "", 2)).hasSize(2);
     assertThat(storage.metadata().endpoints("Yg==.1", null, 10)).isEmpty();
     assertThat(storage.metadata().endpoint("YQ==.1_UE9TVDov").orElseThrow().name()).isEqualTo("POST:/");

@@ -38,7 +38,8 @@ public abstract class MetricsStoreCompliance extends StorageCompliance {
           assertThat(p.values()).containsExactly(10, 9, 0);
           assertThat(p.sequence()).isEqualTo(3);
         });
-    assertThat(storage.metrics().read("service_percentile", List.of("YQ==.1"), Step.MINUTE, 202611221000L, 202611221000L))
+    assertThat(storage.metrics().read("service_percentile", List.of("YQ==.1"), Step.MINUTE,
+        202611221000L, 202611221000L))
         .singleElement().satisfies(p -> assertThat(p.sketch()).containsExactly(sketch));
     assertThat(storage.metrics().read("service_cpm", null, Step.MINUTE, 202611221000L, 202611221000L))
         .extracting(p -> p.entityId() + "=" + p.values()[0]).containsExactlyInAnyOrder("YQ==.1=10", "Yg==.1=4");
@@ -54,7 +55,8 @@ public abstract class MetricsStoreCompliance extends StorageCompliance {
         partial("service_cpm", "YQ==.1", Step.HOUR, 2026112210L, "c1", 5, 18, null),
         partial("service_sla", "YQ==.1", Step.MINUTE, 202611221001L, "c1", 6, 9, null)));
     awaitWrites();
-    List<MetricPartial> read = storage.metrics().read("service_cpm", List.of("YQ==.1"), Step.MINUTE, 202611221001L, 202611221002L);
+    List<MetricPartial> read = storage.metrics().read("service_cpm", List.of("YQ==.1"), Step.MINUTE,
+        202611221001L, 202611221002L);
     assertThat(read).extracting(MetricPartial::bucket).containsExactlyInAnyOrder(202611221001L, 202611221002L);
     MetricPartial p = read.stream().filter(x -> x.bucket() == 202611221001L).findFirst().orElseThrow();
     assertThat(p.values()).containsExactly(6, 12, 0);
@@ -64,7 +66,8 @@ public abstract class MetricsStoreCompliance extends StorageCompliance {
     assertThat(p.entityId()).isEqualTo("YQ==.1");
     assertThat(p.sketch()).isNull();
     assertThat(storage.metrics().read("service_cpm", null, Step.MINUTE, 202611221000L, 202611221002L)).hasSize(4);
-    assertThat(storage.metrics().read("service_cpm", List.of("YQ==.1", "Yg==.1"), Step.MINUTE, 202611221001L, 202611221001L))
+    assertThat(storage.metrics().read("service_cpm", List.of("YQ==.1", "Yg==.1"), Step.MINUTE,
+        202611221001L, 202611221001L))
         .hasSize(2);
     assertThat(storage.metrics().read("service_cpm", null, Step.HOUR, 2026112210L, 2026112210L))
         .extracting(x -> x.values()[0]).containsExactly(18L);
@@ -75,7 +78,8 @@ public abstract class MetricsStoreCompliance extends StorageCompliance {
   @Test
   void aRewrittenPartialReplacesItselfAndOtherWritersAddUp() throws Exception {
     byte[] sketch = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-    storage.metrics().write(List.of(partial("service_percentile", "YQ==.1", Step.MINUTE, 202611221000L, "c1", 1, 5, sketch)));
+    storage.metrics().write(
+        List.of(partial("service_percentile", "YQ==.1", Step.MINUTE, 202611221000L, "c1", 1, 5, sketch)));
     storage.metrics().write(List.of(
         partial("service_percentile", "YQ==.1", Step.MINUTE, 202611221000L, "c1", 1, 7, sketch),
         partial("service_percentile", "YQ==.1", Step.MINUTE, 202611221000L, "c1", 2, 1, null),
@@ -85,7 +89,8 @@ public abstract class MetricsStoreCompliance extends StorageCompliance {
         202611221000L, 202611221000L);
     assertThat(read).extracting(x -> x.writerId() + "/" + x.sequence() + "=" + x.values()[0])
         .containsExactlyInAnyOrder("c1/1=7", "c1/2=1", "c2/1=3");
-    assertThat(read.stream().filter(x -> x.sequence() == 1 && x.writerId().equals("c1")).findFirst().orElseThrow().sketch())
+    assertThat(read.stream().filter(x -> x.sequence() == 1 && x.writerId().equals("c1")).findFirst().orElseThrow()
+        .sketch())
         .containsExactly(sketch);
   }
 }

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.elasticsearch.client.ResponseException;
 
 /**
  * Documents in one index, id {@code kind|id}. Elasticsearch itself decides every version race: a
@@ -51,13 +52,11 @@ final class EsManagementStore implements ManagementStore {
     try {
       GetResponse<Map> r = client.get(g -> g.index(indices.management()).id(docId(kind, id)), Map.class);
       return r.found() ? Optional.of((GetResponse<Map<String, Object>>) (GetResponse) r) : Optional.empty();
-    } catch (ElasticsearchException e) {
-      if (e.status() == NOT_FOUND) { // no index yet
+    } catch (ElasticsearchException | IOException e) {
+      if (status(e) == NOT_FOUND) { // no index yet
         return Optional.empty();
       }
-      throw e;
-    } catch (IOException e) {
-      throw new UncheckedIOException("reading " + kind + " '" + id + "' failed", e);
+      throw failure("reading", kind, id, e);
     }
   }
 
@@ -88,13 +87,11 @@ final class EsManagementStore implements ManagementStore {
         client.index(i -> i.index(indices.management()).id(docId(kind, id)).ifSeqNo(current.seqNo())
             .ifPrimaryTerm(current.primaryTerm()).refresh(Refresh.True).document(d));
       }
-    } catch (ElasticsearchException e) {
-      if (e.status() == CONFLICT) {
+    } catch (ElasticsearchException | IOException e) {
+      if (status(e) == CONFLICT) {
         throw new VersionConflictException(kind, id, expectedVersion);
       }
-      throw e;
-    } catch (IOException e) {
-      throw new UncheckedIOException("writing " + kind + " '" + id + "' failed", e);
+      throw failure("writing", kind, id, e);
     }
     return document(d);
   }
@@ -104,14 +101,29 @@ final class EsManagementStore implements ManagementStore {
     try {
       return client.delete(r -> r.index(indices.management()).id(docId(kind, id)).refresh(Refresh.True)).result()
           == Result.Deleted;
-    } catch (ElasticsearchException e) {
-      if (e.status() == NOT_FOUND) {
+    } catch (ElasticsearchException | IOException e) {
+      if (status(e) == NOT_FOUND) {
         return false;
       }
-      throw e;
-    } catch (IOException e) {
-      throw new UncheckedIOException("deleting " + kind + " '" + id + "' failed", e);
+      throw failure("deleting", kind, id, e);
     }
+  }
+
+  /**
+   * The HTTP status of a refused request: the typed client reports some as {@link
+   * ElasticsearchException}, others (a 409 among them) as the low-level client's {@link
+   * ResponseException}.
+   */
+  private static int status(Exception e) {
+    if (e instanceof ElasticsearchException es) {
+      return es.status();
+    }
+    return e instanceof ResponseException r ? r.getResponse().getStatusLine().getStatusCode() : -1;
+  }
+
+  private static RuntimeException failure(String doing, String kind, String id, Exception e) {
+    String message = doing + " " + kind + " '" + id + "' failed";
+    return e instanceof IOException io ? new UncheckedIOException(message, io) : new IllegalStateException(message, e);
   }
 
   private static ManagedDocument document(Map<String, Object> d) {

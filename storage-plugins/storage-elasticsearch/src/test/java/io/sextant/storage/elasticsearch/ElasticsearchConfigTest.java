@@ -73,7 +73,8 @@ class ElasticsearchConfigTest {
     long t = Instant.parse("2026-11-22T23:59:59.999Z").toEpochMilli();
     assertThat(indices.records(t)).isEqualTo("p-records-20261122");
     assertThat(indices.records(t + 1)).isEqualTo("p-records-20261123");
-    assertThat(indices.records(t - 86_400_000L, t + 1)).isEqualTo("p-records-20261121,p-records-20261122,p-records-20261123");
+    assertThat(indices.records(t - 86_400_000L, t + 1))
+        .isEqualTo("p-records-20261121,p-records-20261122,p-records-20261123");
     assertThat(indices.records(0, Long.MAX_VALUE)).isEqualTo("p-records-*");
     ElasticsearchConfig config = ElasticsearchConfig.builder().recordRetentionDays(3).build();
     assertThat(IndexRetention.cutoff("p-records-20261118", "p", 20261122L, config)).isZero();

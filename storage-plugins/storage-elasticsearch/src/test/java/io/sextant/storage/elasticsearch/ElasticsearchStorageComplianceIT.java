@@ -218,7 +218,8 @@ class ElasticsearchStorageComplianceIT {
       assertThat(read).hasSize(2_345);
       assertThat(read.stream().mapToLong(p -> p.values()[1]).sum()).isEqualTo(rows.stream()
           .mapToLong(r -> r.cells().get(1).values()[1]).sum());
-      assertThat(registry.get("sextant_es_documents_written").tag("kind", "metrics").counter().count()).isEqualTo(2_345);
+      assertThat(registry.get("sextant_es_documents_written").tag("kind", "metrics").counter().count())
+          .isEqualTo(2_345);
       assertThat(registry.get("sextant_es_bulk_duration").timer().count()).isEqualTo(5); // ceil(2345 / 500)
       assertThat(registry.get("sextant_es_bulk_failures").counter().count()).isZero();
     }

@@ -35,7 +35,8 @@ public record MemoryStorageConfig(
   }
 
   /** Metric bounds with the default record and management bounds. */
-  public MemoryStorageConfig(int maxPartials, int minuteRetentionMinutes, int hourRetentionHours, int dayRetentionDays) {
+  public MemoryStorageConfig(
+      int maxPartials, int minuteRetentionMinutes, int hourRetentionHours, int dayRetentionDays) {
     this(maxPartials, minuteRetentionMinutes, hourRetentionHours, dayRetentionDays, 50_000, 1440, 10_000);
   }
 
