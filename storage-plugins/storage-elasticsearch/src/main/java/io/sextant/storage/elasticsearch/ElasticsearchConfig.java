@@ -1,5 +1,12 @@
 package io.sextant.storage.elasticsearch;
 
+import static io.sextant.api.config.ConfigKey.bool;
+import static io.sextant.api.config.ConfigKey.integer;
+import static io.sextant.api.config.ConfigKey.optionalString;
+import static io.sextant.api.config.ConfigKey.string;
+
+import io.sextant.api.config.ConfigKey;
+import io.sextant.api.config.Settings;
 import java.util.List;
 
 /**
@@ -8,7 +15,8 @@ import java.util.List;
  * TLS. Shards and replicas apply to every index Sextant creates. Writes go in {@code _bulk}
  * requests of at most {@code bulkActions} documents, {@code bulkConcurrency} at a time. The list
  * of services read from Elasticsearch is reused for {@code metadataCacheSeconds} (0: read every
- * time); this collector's own writes clear it as soon as they are searchable.
+ * time); this collector's own writes clear it as soon as they are searchable. Build one with
+ * {@link #builder()} (defaults as {@link #KEYS}) or {@link #load(Settings)}.
  */
 public record ElasticsearchConfig(
     List<String> hosts,
@@ -27,4 +35,195 @@ public record ElasticsearchConfig(
     int minuteRetentionDays,
     int hourRetentionDays,
     int dayRetentionDays,
-    int metadataCacheSeconds) {}
+    int metadataCacheSeconds,
+    int recordRetentionDays) {
+
+  private static final String P = "storage.elasticsearch.";
+
+  /** The keys this plugin reads, with today's paths, defaults and ranges. */
+  public static final List<ConfigKey> KEYS = List.of(
+      string(P + "hosts", "127.0.0.1:9200", "host:port[,host:port] (also SEXTANT_ES_HOSTS)")
+          .withAlias("SEXTANT_ES_HOSTS"),
+      bool(P + "tls", false, "connect with https"),
+      optionalString(P + "trustStorePath", "PKCS#12 trust store for https (empty: the JVM's)"),
+      optionalString(P + "trustStorePassword", "trust store password"),
+      optionalString(P + "username", "basic-auth user (empty: none)"),
+      optionalString(P + "password", "basic-auth password"),
+      optionalString(P + "apiKey", "API key (base64 id:key), instead of a user"),
+      string(P + "indexPrefix", "sextant", "prefix of every index and template"),
+      integer(P + "shards", 1, 1, 100, "primary shards per index (few: avoid shard sprawl)"),
+      integer(P + "replicas", 0, 0, 10, "replicas per index"),
+      integer(P + "requestTimeoutMillis", 30_000, 100, 600_000, "connect and socket timeout"),
+      integer(P + "bulkActions", 2000, 1, 100_000, "documents per _bulk request"),
+      integer(P + "bulkConcurrency", 2, 1, 64, "_bulk requests in flight at once"),
+      integer(P + "minuteRetentionDays", 2, 1, 3650, "days of minute metrics and topology kept"),
+      integer(P + "hourRetentionDays", 15, 1, 3650, "days of hour metrics kept"),
+      integer(P + "dayRetentionDays", 90, 1, 36500, "days of day metrics kept"),
+      integer(P + "metadataCacheSeconds", 10, 0, 3600,
+          "seconds a collector reuses the services list it read; its own writes clear it at once"),
+      integer(P + "recordRetentionDays", 3, 1, 3650,
+          "days of records kept (profiling samples, sampled calls, events), in daily UTC indices"));
+
+  /**
+   * The settings before records existed, records kept for the default 3 days.
+   *
+   * @deprecated positional and easy to get wrong: use {@link #builder()} or {@link #load(Settings)}
+   */
+  @Deprecated
+  public ElasticsearchConfig(List<String> hosts, boolean tls, String trustStorePath, String trustStorePassword,
+      String username, String password, String apiKey, String indexPrefix, int shards, int replicas,
+      int requestTimeoutMillis, int bulkActions, int bulkConcurrency, int minuteRetentionDays, int hourRetentionDays,
+      int dayRetentionDays, int metadataCacheSeconds) {
+    this(hosts, tls, trustStorePath, trustStorePassword, username, password, apiKey, indexPrefix, shards, replicas,
+        requestTimeoutMillis, bulkActions, bulkConcurrency, minuteRetentionDays, hourRetentionDays, dayRetentionDays,
+        metadataCacheSeconds, 3);
+  }
+
+  /** Reads the {@code storage.elasticsearch.*} keys. */
+  public static ElasticsearchConfig load(Settings s) {
+    return builder().hosts(s.list(P + "hosts")).tls(s.bool(P + "tls")).trustStorePath(s.string(P + "trustStorePath"))
+        .trustStorePassword(s.string(P + "trustStorePassword")).username(s.string(P + "username"))
+        .password(s.string(P + "password")).apiKey(s.string(P + "apiKey")).indexPrefix(s.string(P + "indexPrefix"))
+        .shards(s.integer(P + "shards")).replicas(s.integer(P + "replicas"))
+        .requestTimeoutMillis(s.integer(P + "requestTimeoutMillis")).bulkActions(s.integer(P + "bulkActions"))
+        .bulkConcurrency(s.integer(P + "bulkConcurrency")).minuteRetentionDays(s.integer(P + "minuteRetentionDays"))
+        .hourRetentionDays(s.integer(P + "hourRetentionDays")).dayRetentionDays(s.integer(P + "dayRetentionDays"))
+        .metadataCacheSeconds(s.integer(P + "metadataCacheSeconds"))
+        .recordRetentionDays(s.integer(P + "recordRetentionDays")).build();
+  }
+
+  /** A builder holding the keys' defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding these settings, to change a few. */
+  public Builder toBuilder() {
+    return new Builder().hosts(hosts).tls(tls).trustStorePath(trustStorePath).trustStorePassword(trustStorePassword)
+        .username(username).password(password).apiKey(apiKey).indexPrefix(indexPrefix).shards(shards)
+        .replicas(replicas).requestTimeoutMillis(requestTimeoutMillis).bulkActions(bulkActions)
+        .bulkConcurrency(bulkConcurrency).minuteRetentionDays(minuteRetentionDays)
+        .hourRetentionDays(hourRetentionDays).dayRetentionDays(dayRetentionDays)
+        .metadataCacheSeconds(metadataCacheSeconds).recordRetentionDays(recordRetentionDays);
+  }
+
+  /** Settings by name; starts at the defaults of {@link #KEYS}. */
+  public static final class Builder {
+    private List<String> hosts = List.of("127.0.0.1:9200");
+    private boolean tls;
+    private String trustStorePath = "";
+    private String trustStorePassword = "";
+    private String username = "";
+    private String password = "";
+    private String apiKey = "";
+    private String indexPrefix = "sextant";
+    private int shards = 1;
+    private int replicas;
+    private int requestTimeoutMillis = 30_000;
+    private int bulkActions = 2000;
+    private int bulkConcurrency = 2;
+    private int minuteRetentionDays = 2;
+    private int hourRetentionDays = 15;
+    private int dayRetentionDays = 90;
+    private int metadataCacheSeconds = 10;
+    private int recordRetentionDays = 3;
+
+    private Builder() {}
+
+    public Builder hosts(List<String> hosts) {
+      this.hosts = List.copyOf(hosts);
+      return this;
+    }
+
+    public Builder tls(boolean tls) {
+      this.tls = tls;
+      return this;
+    }
+
+    public Builder trustStorePath(String trustStorePath) {
+      this.trustStorePath = trustStorePath;
+      return this;
+    }
+
+    public Builder trustStorePassword(String trustStorePassword) {
+      this.trustStorePassword = trustStorePassword;
+      return this;
+    }
+
+    public Builder username(String username) {
+      this.username = username;
+      return this;
+    }
+
+    public Builder password(String password) {
+      this.password = password;
+      return this;
+    }
+
+    public Builder apiKey(String apiKey) {
+      this.apiKey = apiKey;
+      return this;
+    }
+
+    public Builder indexPrefix(String indexPrefix) {
+      this.indexPrefix = indexPrefix;
+      return this;
+    }
+
+    public Builder shards(int shards) {
+      this.shards = shards;
+      return this;
+    }
+
+    public Builder replicas(int replicas) {
+      this.replicas = replicas;
+      return this;
+    }
+
+    public Builder requestTimeoutMillis(int requestTimeoutMillis) {
+      this.requestTimeoutMillis = requestTimeoutMillis;
+      return this;
+    }
+
+    public Builder bulkActions(int bulkActions) {
+      this.bulkActions = bulkActions;
+      return this;
+    }
+
+    public Builder bulkConcurrency(int bulkConcurrency) {
+      this.bulkConcurrency = bulkConcurrency;
+      return this;
+    }
+
+    public Builder minuteRetentionDays(int minuteRetentionDays) {
+      this.minuteRetentionDays = minuteRetentionDays;
+      return this;
+    }
+
+    public Builder hourRetentionDays(int hourRetentionDays) {
+      this.hourRetentionDays = hourRetentionDays;
+      return this;
+    }
+
+    public Builder dayRetentionDays(int dayRetentionDays) {
+      this.dayRetentionDays = dayRetentionDays;
+      return this;
+    }
+
+    public Builder metadataCacheSeconds(int metadataCacheSeconds) {
+      this.metadataCacheSeconds = metadataCacheSeconds;
+      return this;
+    }
+
+    public Builder recordRetentionDays(int recordRetentionDays) {
+      this.recordRetentionDays = recordRetentionDays;
+      return this;
+    }
+
+    public ElasticsearchConfig build() {
+      return new ElasticsearchConfig(hosts, tls, trustStorePath, trustStorePassword, username, password, apiKey,
+          indexPrefix, shards, replicas, requestTimeoutMillis, bulkActions, bulkConcurrency, minuteRetentionDays,
+          hourRetentionDays, dayRetentionDays, metadataCacheSeconds, recordRetentionDays);
+    }
+  }
+}

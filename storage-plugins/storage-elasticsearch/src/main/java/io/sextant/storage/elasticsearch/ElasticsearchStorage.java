@@ -6,8 +6,11 @@ import co.elastic.clients.json.jackson.JacksonJsonpMapper;
 import co.elastic.clients.transport.rest_client.RestClientTransport;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sextant.api.component.CheckResult;
+import io.sextant.api.storage.ManagementStore;
 import io.sextant.api.storage.MetadataStore;
 import io.sextant.api.storage.MetricsStore;
+import io.sextant.api.storage.RecordStore;
+import io.sextant.api.storage.Retention;
 import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.storage.TopologyStore;
 import io.sextant.api.time.Step;
@@ -51,6 +54,8 @@ public final class ElasticsearchStorage implements StorageComponent {
   private EsMetricsStore metrics;
   private EsTopologyStore topology;
   private EsMetadataStore metadata;
+  private EsRecordStore records;
+  private EsManagementStore management;
 
   public ElasticsearchStorage(ElasticsearchConfig config, MeterRegistry registry) {
     this.config = config;
@@ -70,6 +75,8 @@ public final class ElasticsearchStorage implements StorageComponent {
     metrics = new EsMetricsStore(client, bulk, indices);
     topology = new EsTopologyStore(rest, bulk, indices, writerId, MAX_EDGE_HOURS);
     metadata = new EsMetadataStore(client, bulk, indices, writerId, config.metadataCacheSeconds());
+    records = new EsRecordStore(client, bulk, indices);
+    management = new EsManagementStore(client, indices);
   }
 
   private RestClient restClient() {
@@ -139,6 +146,16 @@ public final class ElasticsearchStorage implements StorageComponent {
           "layer":{"type":"keyword"},"attrs":{"type":"keyword","index":false,"doc_values":false},
           "firstSeen":{"type":"long"},"lastSeen":{"type":"long"},"writer":{"type":"keyword"},
           "docId":{"type":"keyword"}}}""");
+    // Newest first is how records are read: sorted segments let a search stop after the limit.
+    String newestFirst = "\"settings\":{" + common + ",\"sort.field\":\"time\",\"sort.order\":\"desc\"}";
+    template("records", indices.recordsPattern(), newestFirst, """
+        {"dynamic":"strict","properties":{
+          "kind":{"type":"keyword"},"id":{"type":"keyword"},"entity":{"type":"keyword"},
+          "time":{"type":"long"},"tags":{"type":"keyword"},"body":{"type":"binary"}}}""");
+    template("management", indices.management(), settings, """
+        {"dynamic":"strict","properties":{
+          "kind":{"type":"keyword"},"id":{"type":"keyword"},"version":{"type":"long"},
+          "updated":{"type":"long"},"body":{"type":"keyword","index":false,"doc_values":false}}}""");
   }
 
   private void template(String name, String pattern, String settings, String mappings) {
@@ -172,7 +189,7 @@ public final class ElasticsearchStorage implements StorageComponent {
     try {
       var all = client().indices().get(g -> g.index(indices.prefix() + "-*").ignoreUnavailable(true)).result().keySet();
       for (String index : all) {
-        long cutoff = Retention.cutoff(index, indices.prefix(), todayDay, config);
+        long cutoff = IndexRetention.cutoff(index, indices.prefix(), todayDay, config);
         if (cutoff >= 0) {
           client().indices().delete(d -> d.index(index));
         }
@@ -229,6 +246,24 @@ public final class ElasticsearchStorage implements StorageComponent {
   public MetadataStore metadata() {
     client();
     return metadata;
+  }
+
+  @Override
+  public RecordStore records() {
+    client();
+    return records;
+  }
+
+  @Override
+  public ManagementStore management() {
+    client();
+    return management;
+  }
+
+  @Override
+  public Retention retention() {
+    return new Retention(config.minuteRetentionDays(), config.hourRetentionDays(),
+        config.dayRetentionDays(), config.recordRetentionDays());
   }
 
   @Override

@@ -1,13 +1,21 @@
 package io.sextant.storage.elasticsearch;
 
 import io.sextant.api.time.Step;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.StringJoiner;
 
 /**
  * Index naming: time-based indices per data kind, so retention is dropping whole indices and a
  * query touches only the days it needs. Minute and hour metrics and topology edges use daily indices,
- * day metrics monthly ones; metadata is one index.
+ * day metrics monthly ones; records daily indices by UTC day (a record carries an instant, not a
+ * bucket of the server's zone); metadata and management documents one index each.
  */
 final class Indices {
+  private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyyMMdd").withZone(ZoneOffset.UTC);
+  private static final int MAX_LISTED_DAYS = 31;
   private final String prefix;
 
   Indices(String prefix) {
@@ -37,6 +45,36 @@ final class Indices {
 
   String metadata() {
     return prefix + "-metadata";
+  }
+
+  /** Records of the UTC day holding {@code epochMillis}. */
+  String records(long epochMillis) {
+    return prefix + "-records-" + DAY.format(Instant.ofEpochMilli(epochMillis));
+  }
+
+  /**
+   * The record indices a time range touches: the days themselves when they are few (a search
+   * then skips the others without asking them), else every record index.
+   */
+  String records(long startMillis, long endMillis) {
+    LocalDate first = LocalDate.ofInstant(Instant.ofEpochMilli(Math.max(0, startMillis)), ZoneOffset.UTC);
+    LocalDate last = LocalDate.ofInstant(Instant.ofEpochMilli(Math.max(0, endMillis)), ZoneOffset.UTC);
+    if (endMillis < startMillis || first.plusDays(MAX_LISTED_DAYS).isBefore(last)) {
+      return recordsPattern();
+    }
+    StringJoiner days = new StringJoiner(",");
+    for (LocalDate d = first; !d.isAfter(last); d = d.plusDays(1)) {
+      days.add(prefix + "-records-" + DAY.format(d));
+    }
+    return days.toString();
+  }
+
+  String recordsPattern() {
+    return prefix + "-records-*";
+  }
+
+  String management() {
+    return prefix + "-management";
   }
 
   String prefix() {

@@ -1,6 +1,7 @@
 package io.sextant.storage.elasticsearch;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.SortOptions;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch.core.SearchRequest;
@@ -38,10 +39,20 @@ final class Search {
   /** As above, fetching only {@code fields} of each document's source (all when empty). */
   static void all(ElasticsearchClient client, String index, List<Query> filters, List<String> fields,
       String uniqueField, Consumer<Map<String, Object>> each) {
+    sorted(client, index, filters, fields, List.of(SortOptions.of(o -> o.field(f -> f.field(uniqueField)
+        .order(SortOrder.Asc)))), Integer.MAX_VALUE, each);
+  }
+
+  /**
+   * The first {@code limit} documents matching filters in {@code sort} order, which must end with a
+   * unique field (it pages with {@code search_after}).
+   */
+  static void sorted(ElasticsearchClient client, String index, List<Query> filters, List<String> fields,
+      List<SortOptions> sort, int limit, Consumer<Map<String, Object>> each) {
     RestClient rest = ((RestClientTransport) client._transport()).restClient();
+    int page = Math.min(PAGE, limit);
     SearchRequest search = SearchRequest.of(s -> {
-      s.query(q -> q.bool(b -> b.filter(filters))).size(PAGE)
-          .sort(o -> o.field(f -> f.field(uniqueField).order(SortOrder.Asc)));
+      s.query(q -> q.bool(b -> b.filter(filters))).size(page).sort(sort).trackTotalHits(t -> t.enabled(false));
       if (!fields.isEmpty()) {
         s.source(src -> src.filter(f -> f.includes(fields)));
       }
@@ -49,14 +60,20 @@ final class Search {
     });
     try {
       ObjectNode body = (ObjectNode) JSON.readTree(JsonpUtils.toJsonString(search, client._jsonpMapper()));
+      int seen = 0;
       while (true) {
         Request request = request(index, "hits.hits._source,hits.hits.sort", body.toString());
         List<Hit> hits;
         try (InputStream in = rest.performRequest(request).getEntity().getContent()) {
           hits = JSON.readValue(in, Page.class).hits().hits();
         }
-        hits.forEach(h -> each.accept(h._source()));
-        if (hits.size() < PAGE) {
+        for (Hit h : hits) {
+          if (seen++ == limit) {
+            return;
+          }
+          each.accept(h._source());
+        }
+        if (hits.size() < page || seen >= limit) {
           return;
         }
         body.set("search_after", JSON.valueToTree(hits.get(hits.size() - 1).sort()));

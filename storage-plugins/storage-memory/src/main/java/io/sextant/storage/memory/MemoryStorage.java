@@ -1,26 +1,39 @@
 package io.sextant.storage.memory;
 
+import io.sextant.api.storage.ManagementStore;
 import io.sextant.api.storage.MetadataStore;
 import io.sextant.api.storage.MetricsStore;
+import io.sextant.api.storage.RecordStore;
+import io.sextant.api.storage.Retention;
 import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.storage.TopologyStore;
 import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
+import java.time.Clock;
 
 /**
- * The embedded default store: everything on the heap, bounded by partial count and retention. For
- * trying Sextant and for fast tests; data does not survive a restart.
+ * The embedded default store: everything on the heap, bounded by partial, record and document
+ * counts and by retention. For trying Sextant and for fast tests; data does not survive a restart.
  */
 public final class MemoryStorage implements StorageComponent {
   private final MemoryMetricsStore metrics;
   private final MemoryTopologyStore topology = new MemoryTopologyStore();
   private final MemoryMetadataStore metadata = new MemoryMetadataStore();
+  private final MemoryRecordStore records;
+  private final MemoryManagementStore management;
 
   private final MemoryStorageConfig config;
 
   public MemoryStorage(MemoryStorageConfig config) {
+    this(config, Clock.systemUTC());
+  }
+
+  /** {@code clock} stamps management documents' update times. */
+  public MemoryStorage(MemoryStorageConfig config, Clock clock) {
     this.config = config;
     this.metrics = new MemoryMetricsStore(config.maxPartials());
+    this.records = new MemoryRecordStore(config.maxRecords());
+    this.management = new MemoryManagementStore(config.maxManagementDocuments(), clock);
   }
 
   @Override
@@ -39,11 +52,33 @@ public final class MemoryStorage implements StorageComponent {
   }
 
   @Override
+  public RecordStore records() {
+    return records;
+  }
+
+  @Override
+  public ManagementStore management() {
+    return management;
+  }
+
+  /** Whole days, rounded up from the configured minutes and hours. */
+  @Override
+  public Retention retention() {
+    return new Retention(ceilDiv(config.minuteRetentionMinutes(), 1440), ceilDiv(config.hourRetentionHours(), 24),
+        config.dayRetentionDays(), ceilDiv(config.recordRetentionMinutes(), 1440));
+  }
+
+  private static int ceilDiv(int a, int b) {
+    return -Math.floorDiv(-a, b);
+  }
+
+  @Override
   public void applyRetention(TimeBuckets buckets) {
     long now = buckets.nowMillis();
     expire(buckets.minuteBucket(now - config.minuteRetentionMinutes() * 60_000L),
         TimeBuckets.rollup(buckets.minuteBucket(now - config.hourRetentionHours() * 3_600_000L), Step.HOUR),
         TimeBuckets.rollup(buckets.minuteBucket(now - config.dayRetentionDays() * 86_400_000L), Step.DAY));
+    records.expire(now - config.recordRetentionMinutes() * 60_000L);
   }
 
   /** Drops data in buckets older than the given ones. */
@@ -61,6 +96,15 @@ public final class MemoryStorage implements StorageComponent {
 
   public long partialCount() {
     return metrics.size();
+  }
+
+  /** Records dropped to stay under {@code maxRecords}. */
+  public long evictedRecords() {
+    return records.evicted();
+  }
+
+  public long recordCount() {
+    return records.size();
   }
 
   @Override

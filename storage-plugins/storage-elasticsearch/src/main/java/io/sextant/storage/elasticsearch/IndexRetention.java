@@ -4,10 +4,10 @@ import java.time.LocalDate;
 import java.time.format.DateTimeFormatter;
 
 /** Which time-based indices are past their retention. */
-final class Retention {
+final class IndexRetention {
   private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyyMMdd");
 
-  private Retention() {}
+  private IndexRetention() {}
 
   /** Non-negative if {@code index} should be deleted on {@code todayDay} (yyyyMMdd), else -1. */
   static long cutoff(String index, String prefix, long todayDay, ElasticsearchConfig config) {
@@ -26,6 +26,7 @@ final class Retention {
         case "-metrics-minute", "-edges", "-topology" -> config.minuteRetentionDays(); // -topology: before 0.1 edges
         case "-metrics-hour" -> config.hourRetentionDays();
         case "-metrics-day" -> config.dayRetentionDays();
+        case "-records" -> config.recordRetentionDays();
         default -> -1;
       };
       return keepDays >= 0 && indexDay.isBefore(today.minusDays(keepDays)) ? 0 : -1;

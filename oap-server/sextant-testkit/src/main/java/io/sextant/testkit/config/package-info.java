@@ -1,0 +1,2 @@
+/** Settings built from a plugin's declared keys, for its tests. */
+package io.sextant.testkit.config;
