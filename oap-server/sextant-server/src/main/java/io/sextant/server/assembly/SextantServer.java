@@ -38,12 +38,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.sextant.receiver.mesh.MeshReceiverLimits;
 import io.sextant.receiver.mesh.MeshTelemetryReceiver;
+import io.sextant.server.config.Plugins;
 import io.sextant.server.config.SextantConfig;
 import io.sextant.api.storage.StorageComponent;
-import io.sextant.storage.elasticsearch.ElasticsearchConfig;
-import io.sextant.storage.elasticsearch.ElasticsearchStorage;
-import io.sextant.storage.memory.MemoryStorage;
-import io.sextant.storage.memory.MemoryStorageConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -96,7 +93,8 @@ public final class SextantServer implements AutoCloseable {
     this.buckets = new TimeBuckets(zone, Clock.systemUTC());
     MetricCatalog catalog = MetricCatalog.of(List.of(
         new MeshMetricTable(config.integer("core.apdexThresholdMillis")), new EnvoyMetricTable()));
-    this.storage = storage(config);
+    // The selected backend; constructors do no I/O.
+    this.storage = Plugins.storage(config.string("storage.selector")).create(config, registry);
     this.aggregator = new Aggregator(catalog, new MeshDispatcher(config.integer("core.maxCachedIds")), buckets,
         new AggregatorLimits(config.integer("core.maxAccumulators"), config.integer("core.maxLateMinutes"),
             config.integer("core.maxFutureMinutes")), registry);
@@ -206,27 +204,6 @@ public final class SextantServer implements AutoCloseable {
     String status = code == null ? (cause == null ? "UNKNOWN" : "ABORTED")
         : io.grpc.Status.fromCodeValue(Integer.parseInt(code)).getCode().name();
     registry.counter("sextant_grpc_streams", "method", method == null ? "unknown" : method, "status", status).increment();
-  }
-
-  /** The selected backend (storage.selector); constructors do no I/O. */
-  private StorageComponent storage(SextantConfig config) {
-    if (config.string("storage.selector").equals("elasticsearch")) {
-      String p = "storage.elasticsearch.";
-      return new ElasticsearchStorage(new ElasticsearchConfig(
-          List.of(config.string(p + "hosts").split("\\s*,\\s*")), config.bool(p + "tls"), config.string(p + "trustStorePath"),
-          config.string(p + "trustStorePassword"), config.string(p + "username"), config.string(p + "password"),
-          config.string(p + "apiKey"), config.string(p + "indexPrefix"), config.integer(p + "shards"),
-          config.integer(p + "replicas"), config.integer(p + "requestTimeoutMillis"), config.integer(p + "bulkActions"),
-          config.integer(p + "bulkConcurrency"), config.integer(p + "minuteRetentionDays"),
-          config.integer(p + "hourRetentionDays"), config.integer(p + "dayRetentionDays"),
-          config.integer(p + "metadataCacheSeconds")), registry);
-    }
-    MemoryStorage memory = new MemoryStorage(new MemoryStorageConfig(config.integer("storage.memory.maxPartials"),
-        config.integer("storage.memory.minuteRetentionMinutes"), config.integer("storage.memory.hourRetentionHours"),
-        config.integer("storage.memory.dayRetentionDays")));
-    registry.more().counter("sextant_storage_memory_evicted_partials", List.of(), memory, MemoryStorage::evictedPartials);
-    registry.gauge("sextant_storage_memory_partials", memory, MemoryStorage::partialCount);
-    return memory;
   }
 
   private CheckResult health() {

@@ -9,13 +9,16 @@ import static io.sextant.api.config.ConfigKey.string;
 
 import io.sextant.api.config.ConfigKey;
 import java.time.ZoneId;
+import io.sextant.api.plugin.StorageFactory;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Every configuration key Sextant knows, with its default. docs/configuration.md lists them. */
 public final class ConfigKeys {
   private ConfigKeys() {}
 
-  public static final List<ConfigKey> ALL = List.of(
+  /** The server's own keys: listening, core and query. */
+  private static final List<ConfigKey> OWN = List.of(
       string("server.host", "0.0.0.0", "address to listen on"),
       integer("server.grpcPort", 11800, 1, 65535, "gRPC port for receivers (SkyWalking's default)"),
       integer("server.httpPort", 12800, 1, 65535, "HTTP port: /graphql, /metrics, /healthz, /readyz"),
@@ -42,32 +45,6 @@ public final class ConfigKeys {
           "memory for partial rows waiting for storage (newer versions replace older); past it the oldest are dropped (counted)"),
       integer("core.maxCachedIds", 1_000_000, 0, 100_000_000, "entity ids cached by name"),
       integer("core.apdexThresholdMillis", 500, 1, 3_600_000, "apdex threshold T"),
-
-      oneOf("storage.selector", "memory", List.of("memory", "elasticsearch"), "storage backend (also SEXTANT_STORAGE)"),
-      integer("storage.memory.maxPartials", 600_000, 1000, 500_000_000,
-          "metric partials held; past it the oldest buckets are evicted (counted)"),
-      integer("storage.memory.minuteRetentionMinutes", 1440, 60, 100_000, "how long minute data is kept"),
-      integer("storage.memory.hourRetentionHours", 168, 1, 100_000, "how long hour data is kept"),
-      integer("storage.memory.dayRetentionDays", 30, 1, 10_000, "how long day data is kept"),
-
-      string("storage.elasticsearch.hosts", "127.0.0.1:9200", "host:port[,host:port] (also SEXTANT_ES_HOSTS)"),
-      bool("storage.elasticsearch.tls", false, "connect with https"),
-      optionalString("storage.elasticsearch.trustStorePath", "PKCS#12 trust store for https (empty: the JVM's)"),
-      optionalString("storage.elasticsearch.trustStorePassword", "trust store password"),
-      optionalString("storage.elasticsearch.username", "basic-auth user (empty: none)"),
-      optionalString("storage.elasticsearch.password", "basic-auth password"),
-      optionalString("storage.elasticsearch.apiKey", "API key (base64 id:key), instead of a user"),
-      string("storage.elasticsearch.indexPrefix", "sextant", "prefix of every index and template"),
-      integer("storage.elasticsearch.shards", 1, 1, 100, "primary shards per index (few: avoid shard sprawl)"),
-      integer("storage.elasticsearch.replicas", 0, 0, 10, "replicas per index"),
-      integer("storage.elasticsearch.requestTimeoutMillis", 30_000, 100, 600_000, "connect and socket timeout"),
-      integer("storage.elasticsearch.bulkActions", 2000, 1, 100_000, "documents per _bulk request"),
-      integer("storage.elasticsearch.bulkConcurrency", 2, 1, 64, "_bulk requests in flight at once"),
-      integer("storage.elasticsearch.minuteRetentionDays", 2, 1, 3650, "days of minute metrics and topology kept"),
-      integer("storage.elasticsearch.hourRetentionDays", 15, 1, 3650, "days of hour metrics kept"),
-      integer("storage.elasticsearch.dayRetentionDays", 90, 1, 36500, "days of day metrics kept"),
-      integer("storage.elasticsearch.metadataCacheSeconds", 10, 0, 3600,
-          "seconds a collector reuses the services list it read; its own writes clear it at once"),
 
       bool("receiver.mesh.enabled", true, "serve skywalking.v3.ServiceMeshMetricService"),
       integer("receiver.mesh.maxStringLength", 512, 16, 65536, "longest service/instance/endpoint name"),
@@ -99,6 +76,17 @@ public final class ConfigKeys {
       integer("query.maxDurationPoints", 10080, 10, 1_000_000, "most time points in one queried duration"),
       integer("query.expressionThreads", 4, 1, 256,
           "threads running the expressions of one request at once (1: one after another)"));
+
+  /** Every key: the server's own, then each plugin's. */
+  public static final List<ConfigKey> ALL = all();
+
+  private static List<ConfigKey> all() {
+    List<ConfigKey> keys = new ArrayList<>(OWN);
+    keys.add(oneOf("storage.selector", Plugins.STORAGE.get(0).name(),
+        Plugins.STORAGE.stream().map(StorageFactory::name).toList(), "storage backend").withAlias("SEXTANT_STORAGE"));
+    Plugins.STORAGE.forEach(f -> keys.addAll(f.keys()));
+    return List.copyOf(keys);
+  }
 
   private static String defaultCollectorId() {
     String host = System.getenv("HOSTNAME");

@@ -19,10 +19,8 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * The validated configuration: defaults from {@link ConfigKeys}, then the YAML file, then {@code
  * SEXTANT_*} environment variables. Unknown keys and bad values fail with every problem listed.
  */
-public final class SextantConfig {
+public final class SextantConfig implements io.sextant.api.config.Settings {
   private final Map<String, Object> values;
-  private static final Map<String, String> ALIASES =
-      Map.of("storage.selector", "SEXTANT_STORAGE", "storage.elasticsearch.hosts", "SEXTANT_ES_HOSTS");
 
   private SextantConfig(Map<String, Object> values) {
     this.values = values;
@@ -54,7 +52,7 @@ public final class SextantConfig {
     for (ConfigKey key : keys.values()) {
       String raw = env.get(key.envName());
       String origin = key.envName();
-      String alias = ALIASES.get(key.path()); // short names operators and the Helm chart use
+      String alias = key.alias(); // a short name operators and the Helm chart use
       if (raw == null && alias != null && env.get(alias) != null) {
         raw = env.get(alias);
         origin = alias;
