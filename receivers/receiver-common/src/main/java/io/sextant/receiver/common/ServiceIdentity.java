@@ -1,4 +1,4 @@
-package io.sextant.receiver.als;
+package io.sextant.receiver.common;
 
 import java.util.Map;
 
