@@ -1,4 +1,4 @@
-package io.sextant.receiver.als.k8s;
+package io.sextant.receiver.k8s;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodIP;
@@ -12,8 +12,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.sextant.receiver.als.PeerAddressResolver;
-import io.sextant.receiver.als.ServiceIdentity;
+import io.sextant.receiver.common.PeerAddressResolver;
+import io.sextant.receiver.common.ServiceIdentity;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

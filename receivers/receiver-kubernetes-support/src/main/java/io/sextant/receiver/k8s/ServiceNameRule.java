@@ -1,4 +1,4 @@
-package io.sextant.receiver.als.k8s;
+package io.sextant.receiver.k8s;
 
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;

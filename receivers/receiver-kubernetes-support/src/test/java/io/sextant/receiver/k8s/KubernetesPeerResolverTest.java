@@ -1,4 +1,4 @@
-package io.sextant.receiver.als.k8s;
+package io.sextant.receiver.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,7 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.sextant.receiver.als.ServiceIdentity;
+import io.sextant.receiver.common.ServiceIdentity;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

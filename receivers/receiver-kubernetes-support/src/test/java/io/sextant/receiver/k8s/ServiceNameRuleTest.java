@@ -1,4 +1,4 @@
-package io.sextant.receiver.als.k8s;
+package io.sextant.receiver.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
