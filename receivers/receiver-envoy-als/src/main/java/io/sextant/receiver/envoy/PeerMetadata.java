@@ -1,4 +1,4 @@
-package io.sextant.receiver.als;
+package io.sextant.receiver.envoy;
 
 import com.google.flatbuffers.Table;
 import com.google.protobuf.Any;

@@ -1,5 +1,6 @@
-package io.sextant.receiver.als;
+package io.sextant.receiver.envoy;
 
+import io.sextant.receiver.common.ServiceIdentity;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

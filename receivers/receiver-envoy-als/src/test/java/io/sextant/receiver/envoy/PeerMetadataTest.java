@@ -1,4 +1,4 @@
-package io.sextant.receiver.als;
+package io.sextant.receiver.envoy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -15,7 +15,7 @@ import com.google.protobuf.StringValue;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
 import io.envoyproxy.envoy.data.accesslog.v3.AccessLogCommon;
-import io.sextant.receiver.als.PeerMetadata.Workload;
+import io.sextant.receiver.envoy.PeerMetadata.Workload;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +27,7 @@ import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
-class PeerMetadataTest {
+public class PeerMetadataTest {
 
   // ------------------------------------------------------------------------------------------
   // Test-side FlatNode builder, following istio/proxy extensions/common/node_info.fbs:
@@ -39,7 +39,7 @@ class PeerMetadataTest {
   private static final int FLAT_NODE_FIELDS = 12;
 
   /** All FlatNode fields; null means "not set". */
-  static final class Node {
+  public static final class Node {
     String name;
     String namespace;
     Map<String, String> labels;
@@ -53,7 +53,7 @@ class PeerMetadataTest {
     String[] instanceIps;
     String identity;
 
-    static Node full() {
+    public static Node full() {
       Node n = new Node();
       n.name = "reviews-v2-7d9c8f6b5-x2x4z";
       n.namespace = "bookinfo";
@@ -74,7 +74,7 @@ class PeerMetadataTest {
       return n;
     }
 
-    byte[] build() {
+    public byte[] build() {
       FlatBufferBuilder b = new FlatBufferBuilder(256);
       int name = str(b, this.name);
       int namespace = str(b, this.namespace);
@@ -155,7 +155,7 @@ class PeerMetadataTest {
   }
 
   /** What Envoy's CelState::serializeAsProto emits: Any.PackFrom(BytesValue{flatbuffer}). */
-  static Any envoyFilterState(byte[] flatbuffer) {
+  public static Any envoyFilterState(byte[] flatbuffer) {
     return Any.pack(BytesValue.of(ByteString.copyFrom(flatbuffer)));
   }
 

@@ -20,9 +20,9 @@ final class MeshTelemetryValidator {
   /** A single call longer than a day is not a latency, it is a bug in the reporter. */
   private static final int MAX_LATENCY_MILLIS = 86_400_000;
 
-  private final MeshReceiverLimits limits;
+  private final MeshReceiverConfig limits;
 
-  MeshTelemetryValidator(MeshReceiverLimits limits) {
+  MeshTelemetryValidator(MeshReceiverConfig limits) {
     this.limits = limits;
   }
 

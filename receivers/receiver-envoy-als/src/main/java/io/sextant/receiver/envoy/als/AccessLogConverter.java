@@ -1,4 +1,4 @@
-package io.sextant.receiver.als;
+package io.sextant.receiver.envoy.als;
 
 import com.google.protobuf.Any;
 import com.google.protobuf.Duration;
@@ -15,6 +15,10 @@ import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.DetectPoint;
 import io.sextant.api.model.FlowRecord;
 import io.sextant.api.model.Layer;
+import io.sextant.receiver.common.PeerAddressResolver;
+import io.sextant.receiver.common.ServiceIdentity;
+import io.sextant.receiver.envoy.PeerMetadata;
+import io.sextant.receiver.envoy.ServiceNaming;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

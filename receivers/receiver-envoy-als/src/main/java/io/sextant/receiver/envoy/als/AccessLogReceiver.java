@@ -1,4 +1,4 @@
-package io.sextant.receiver.als;
+package io.sextant.receiver.envoy.als;
 
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.data.accesslog.v3.HTTPAccessLogEntry;
@@ -8,14 +8,19 @@ import io.envoyproxy.envoy.service.accesslog.v3.StreamAccessLogsMessage;
 import io.envoyproxy.envoy.service.accesslog.v3.StreamAccessLogsResponse;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerServiceDefinition;
-import io.grpc.Status;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.FlowRecord;
 import io.sextant.api.receiver.Admission;
+import io.sextant.api.receiver.Receiver;
 import io.sextant.api.receiver.RecordSink;
+import io.sextant.receiver.common.PeerAddressResolver;
+import io.sextant.receiver.common.RecordStream;
+import io.sextant.receiver.common.ServiceIdentity;
+import io.sextant.receiver.envoy.ServiceNaming;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -24,29 +29,57 @@ import java.util.Optional;
  * messages; Satellite repeats the identifier on every message, Envoy sends it first only).
  *
  * <p>Entries that cannot be attributed are counted by reason and the stream goes on; Envoy never
- * reads the response, so the stream is only ended early when the aggregator is full.
+ * reads the response, so a stream always ends OK unless the aggregator is full. The peer resolver,
+ * if any, is owned: started and closed with the receiver.
  */
-public final class AccessLogReceiver {
+public final class AccessLogReceiver implements Receiver {
   public static final String SATELLITE_SERVICE = "satellite.envoy.accesslog.v3.SatelliteAccessLogService";
 
   private final RecordSink sink;
   private final AccessLogConverter converter;
+  private final PeerAddressResolver resolver;
   private final AlsMetrics metrics;
 
-  public AccessLogReceiver(RecordSink sink, AlsLimits limits, PeerAddressResolver resolver, MeterRegistry registry) {
+  /** {@code resolver} may be null: peers are then named only by Istio's metadata exchange. */
+  public AccessLogReceiver(RecordSink sink, AlsConfig config, PeerAddressResolver resolver, MeterRegistry registry) {
     this.sink = sink;
+    this.resolver = resolver;
     this.metrics = new AlsMetrics(registry);
-    EndpointNamer endpoints = new EndpointNamer(limits.endpointRules(), limits.endpointBudgetPerService(),
-        limits.maxServices(), metrics.endpointOverflow::increment);
-    this.converter = new AccessLogConverter(new ServiceNaming(limits.serviceNameLabels()), endpoints, resolver,
-        limits.maxStringLength(), metrics);
+    EndpointNamer endpoints = new EndpointNamer(config.endpointRules(), config.endpointBudgetPerService(),
+        config.maxServices(), metrics.endpointOverflow::increment);
+    this.converter = new AccessLogConverter(new ServiceNaming(config.serviceNameLabels()), endpoints, resolver,
+        config.maxStringLength(), metrics);
+  }
+
+  @Override
+  public String name() {
+    return AlsMetrics.RECEIVER;
+  }
+
+  @Override
+  public List<ServerServiceDefinition> services() {
+    return List.of(envoyService(), satelliteService());
+  }
+
+  @Override
+  public void start() {
+    if (resolver != null) {
+      resolver.start();
+    }
+  }
+
+  @Override
+  public void close() {
+    if (resolver != null) {
+      resolver.close();
+    }
   }
 
   /** Envoy's service. */
   public ServerServiceDefinition envoyService() {
     return ServerServiceDefinition.builder(AccessLogServiceGrpc.SERVICE_NAME)
         .addMethod(AccessLogServiceGrpc.getStreamAccessLogsMethod(),
-            ServerCalls.asyncClientStreamingCall(this::stream))
+            ServerCalls.asyncClientStreamingCall(Stream::new))
         .build();
   }
 
@@ -57,85 +90,59 @@ public final class AccessLogReceiver {
             .setFullMethodName(MethodDescriptor.generateFullMethodName(SATELLITE_SERVICE, "StreamAccessLogs"))
             .build();
     return ServerServiceDefinition.builder(SATELLITE_SERVICE)
-        .addMethod(method, ServerCalls.asyncClientStreamingCall(this::stream))
+        .addMethod(method, ServerCalls.asyncClientStreamingCall(Stream::new))
         .build();
   }
 
-  private StreamObserver<StreamAccessLogsMessage> stream(StreamObserver<StreamAccessLogsResponse> response) {
-    return new StreamObserver<>() {
-      private Node node;
-      private Optional<ServiceIdentity> self = Optional.empty();
-      private boolean gateway;
-      private boolean done;
+  /** One proxy's stream. Drops are counted through {@link AlsMetrics}, which feeds the common counters too. */
+  private final class Stream extends RecordStream<StreamAccessLogsMessage, StreamAccessLogsResponse> {
+    private Node node;
+    private Optional<ServiceIdentity> self = Optional.empty();
+    private boolean gateway;
 
-      @Override
-      public void onNext(StreamAccessLogsMessage message) {
-        if (done) {
-          return;
-        }
-        if (message.hasIdentifier() && !message.getIdentifier().getNode().equals(node)) {
-          node = message.getIdentifier().getNode();
-          self = converter.self(node);
-          gateway = AccessLogConverter.isGateway(node);
-        }
-        metrics.httpEntries.increment(message.getHttpLogs().getLogEntryCount());
-        metrics.tcpEntries.increment(message.getTcpLogs().getLogEntryCount());
-        int entries = message.getHttpLogs().getLogEntryCount() + message.getTcpLogs().getLogEntryCount();
-        if (self.isEmpty()) {
-          // Without knowing who reports, nothing in the message can be attributed.
-          metrics.dropped(node == null ? "missing_identifier" : "unknown_node", entries);
-          return;
-        }
-        ServiceIdentity me = self.get();
-        for (HTTPAccessLogEntry e : message.getHttpLogs().getLogEntryList()) {
-          for (CallRecord r : converter.http(e, me, gateway)) {
-            if (!admit(sink.offerCall(r))) {
-              return;
-            }
-          }
-        }
-        for (TCPAccessLogEntry e : message.getTcpLogs().getLogEntryList()) {
-          for (FlowRecord r : converter.tcp(e, me, gateway)) {
-            if (!admit(sink.offerFlow(r))) {
-              return;
-            }
+    Stream(StreamObserver<StreamAccessLogsResponse> response) {
+      super(sink, metrics.common, Completion.ALWAYS_OK, response, StreamAccessLogsResponse.getDefaultInstance());
+    }
+
+    @Override
+    protected void handle(StreamAccessLogsMessage message) {
+      if (message.hasIdentifier() && !message.getIdentifier().getNode().equals(node)) {
+        node = message.getIdentifier().getNode();
+        self = converter.self(node);
+        gateway = AccessLogConverter.isGateway(node);
+      }
+      metrics.httpEntries.increment(message.getHttpLogs().getLogEntryCount());
+      metrics.tcpEntries.increment(message.getTcpLogs().getLogEntryCount());
+      int entries = message.getHttpLogs().getLogEntryCount() + message.getTcpLogs().getLogEntryCount();
+      if (self.isEmpty()) {
+        // Without knowing who reports, nothing in the message can be attributed.
+        metrics.dropped(node == null ? "missing_identifier" : "unknown_node", entries);
+        return;
+      }
+      ServiceIdentity me = self.get();
+      for (HTTPAccessLogEntry e : message.getHttpLogs().getLogEntryList()) {
+        for (CallRecord r : converter.http(e, me, gateway)) {
+          if (!offerCall(r)) {
+            return;
           }
         }
       }
-
-      private boolean admit(Admission admission) {
-        switch (admission) {
-          case ACCEPTED -> {
-            return true;
-          }
-          case REJECTED_TIME_RANGE -> {
-            metrics.dropped("time_range", 1);
-            return true;
-          }
-          default -> {
-            metrics.dropped("overloaded", 1);
-            done = true;
-            response.onError(Status.RESOURCE_EXHAUSTED
-                .withDescription("aggregation buffers are full; retry later").asRuntimeException());
-            return false;
+      for (TCPAccessLogEntry e : message.getTcpLogs().getLogEntryList()) {
+        for (FlowRecord r : converter.tcp(e, me, gateway)) {
+          if (!offerFlow(r)) {
+            return;
           }
         }
       }
+    }
 
-      @Override
-      public void onError(Throwable t) {
-        done = true;
+    @Override
+    protected void admitted(Admission admission) {
+      switch (admission) {
+        case REJECTED_TIME_RANGE -> metrics.droppedOnly("time_range", 1);
+        case REJECTED_OVERLOADED -> metrics.droppedOnly("overloaded", 1);
+        default -> { }
       }
-
-      @Override
-      public void onCompleted() {
-        if (!done) {
-          done = true;
-          response.onNext(StreamAccessLogsResponse.getDefaultInstance());
-          response.onCompleted();
-        }
-      }
-    };
+    }
   }
-
 }

@@ -1,4 +1,4 @@
-package io.sextant.receiver.als;
+package io.sextant.receiver.envoy.als;
 
 /** Which way a logged request went through the reporting proxy. */
 enum Direction {

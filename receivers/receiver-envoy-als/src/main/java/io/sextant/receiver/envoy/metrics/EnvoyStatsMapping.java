@@ -1,4 +1,24 @@
-package io.sextant.receiver.als;
+package io.sextant.receiver.envoy.metrics;
+
+import static io.sextant.api.metric.EnvoyMetricNames.BUG_FAILURES;
+import static io.sextant.api.metric.EnvoyMetricNames.CLUSTER_LB_HEALTHY_PANIC_INCR;
+import static io.sextant.api.metric.EnvoyMetricNames.CLUSTER_MEMBERSHIP_HEALTHY;
+import static io.sextant.api.metric.EnvoyMetricNames.CLUSTER_UP_CX_ACTIVE;
+import static io.sextant.api.metric.EnvoyMetricNames.CLUSTER_UP_CX_INCR;
+import static io.sextant.api.metric.EnvoyMetricNames.CLUSTER_UP_CX_NONE_HEALTHY_INCR;
+import static io.sextant.api.metric.EnvoyMetricNames.CLUSTER_UP_RQ_ACTIVE;
+import static io.sextant.api.metric.EnvoyMetricNames.CLUSTER_UP_RQ_INCR;
+import static io.sextant.api.metric.EnvoyMetricNames.CLUSTER_UP_RQ_PENDING_ACTIVE;
+import static io.sextant.api.metric.EnvoyMetricNames.HEAP_MEMORY_MAX_USED;
+import static io.sextant.api.metric.EnvoyMetricNames.HEAP_MEMORY_USED;
+import static io.sextant.api.metric.EnvoyMetricNames.MEMORY_ALLOCATED;
+import static io.sextant.api.metric.EnvoyMetricNames.MEMORY_ALLOCATED_MAX;
+import static io.sextant.api.metric.EnvoyMetricNames.MEMORY_PHYSICAL_SIZE;
+import static io.sextant.api.metric.EnvoyMetricNames.MEMORY_PHYSICAL_SIZE_MAX;
+import static io.sextant.api.metric.EnvoyMetricNames.PARENT_CONNECTIONS_USED;
+import static io.sextant.api.metric.EnvoyMetricNames.TOTAL_CONNECTIONS_USED;
+import static io.sextant.api.metric.EnvoyMetricNames.WORKER_THREADS;
+import static io.sextant.api.metric.EnvoyMetricNames.WORKER_THREADS_MAX;
 
 import java.util.List;
 import java.util.Map;
@@ -12,25 +32,25 @@ import java.util.Map;
 final class EnvoyStatsMapping {
   /** {@code server.*} stat → metric names. */
   static final Map<String, List<String>> SERVER = Map.of(
-      "server.memory_heap_size", List.of("envoy_heap_memory_used", "envoy_heap_memory_max_used"),
-      "server.memory_allocated", List.of("envoy_memory_allocated", "envoy_memory_allocated_max"),
-      "server.memory_physical_size", List.of("envoy_memory_physical_size", "envoy_memory_physical_size_max"),
-      "server.total_connections", List.of("envoy_total_connections_used"),
-      "server.parent_connections", List.of("envoy_parent_connections_used"),
-      "server.concurrency", List.of("envoy_worker_threads", "envoy_worker_threads_max"),
-      "server.envoy_bug_failures", List.of("envoy_bug_failures"));
+      "server.memory_heap_size", List.of(HEAP_MEMORY_USED, HEAP_MEMORY_MAX_USED),
+      "server.memory_allocated", List.of(MEMORY_ALLOCATED, MEMORY_ALLOCATED_MAX),
+      "server.memory_physical_size", List.of(MEMORY_PHYSICAL_SIZE, MEMORY_PHYSICAL_SIZE_MAX),
+      "server.total_connections", List.of(TOTAL_CONNECTIONS_USED),
+      "server.parent_connections", List.of(PARENT_CONNECTIONS_USED),
+      "server.concurrency", List.of(WORKER_THREADS, WORKER_THREADS_MAX),
+      "server.envoy_bug_failures", List.of(BUG_FAILURES));
 
   /** Cluster stat suffix → metric suffix (after {@code envoy_} / {@code envoy_sr_}); counters increase. */
   static final Map<String, String> CLUSTER_GAUGES = Map.of(
-      "membership_healthy", "cluster_membership_healthy",
-      "upstream_cx_active", "cluster_up_cx_active",
-      "upstream_rq_active", "cluster_up_rq_active",
-      "upstream_rq_pending_active", "cluster_up_rq_pending_active");
+      "membership_healthy", CLUSTER_MEMBERSHIP_HEALTHY,
+      "upstream_cx_active", CLUSTER_UP_CX_ACTIVE,
+      "upstream_rq_active", CLUSTER_UP_RQ_ACTIVE,
+      "upstream_rq_pending_active", CLUSTER_UP_RQ_PENDING_ACTIVE);
   static final Map<String, String> CLUSTER_COUNTERS = Map.of(
-      "upstream_cx_total", "cluster_up_cx_incr",
-      "upstream_rq_total", "cluster_up_rq_incr",
-      "lb_healthy_panic", "cluster_lb_healthy_panic_incr",
-      "upstream_cx_none_healthy", "cluster_up_cx_none_healthy_incr");
+      "upstream_cx_total", CLUSTER_UP_CX_INCR,
+      "upstream_rq_total", CLUSTER_UP_RQ_INCR,
+      "lb_healthy_panic", CLUSTER_LB_HEALTHY_PANIC_INCR,
+      "upstream_cx_none_healthy", CLUSTER_UP_CX_NONE_HEALTHY_INCR);
 
   private EnvoyStatsMapping() {}
 

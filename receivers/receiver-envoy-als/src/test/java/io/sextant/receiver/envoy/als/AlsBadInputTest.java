@@ -1,4 +1,4 @@
-package io.sextant.receiver.als;
+package io.sextant.receiver.envoy.als;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,6 +10,8 @@ import io.envoyproxy.envoy.data.accesslog.v3.HTTPRequestProperties;
 import io.envoyproxy.envoy.data.accesslog.v3.TCPAccessLogEntry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sextant.api.model.CallRecord;
+import io.sextant.receiver.common.ServiceIdentity;
+import io.sextant.receiver.envoy.ServiceNaming;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

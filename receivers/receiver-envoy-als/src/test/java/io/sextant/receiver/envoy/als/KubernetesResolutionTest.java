@@ -1,4 +1,4 @@
-package io.sextant.receiver.als;
+package io.sextant.receiver.envoy.als;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,8 +20,10 @@ import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.DetectPoint;
-import io.sextant.receiver.als.k8s.KubernetesPeerResolver;
-import io.sextant.receiver.als.k8s.ServiceNameRule;
+import io.sextant.receiver.common.ServiceIdentity;
+import io.sextant.receiver.envoy.ServiceNaming;
+import io.sextant.receiver.k8s.KubernetesPeerResolver;
+import io.sextant.receiver.k8s.ServiceNameRule;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;

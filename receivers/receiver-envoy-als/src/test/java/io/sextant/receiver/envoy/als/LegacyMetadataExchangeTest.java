@@ -1,4 +1,4 @@
-package io.sextant.receiver.als;
+package io.sextant.receiver.envoy.als;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,6 +12,9 @@ import io.envoyproxy.envoy.data.accesslog.v3.HTTPResponseProperties;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.DetectPoint;
+import io.sextant.receiver.common.ServiceIdentity;
+import io.sextant.receiver.envoy.PeerMetadataTest;
+import io.sextant.receiver.envoy.ServiceNaming;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
