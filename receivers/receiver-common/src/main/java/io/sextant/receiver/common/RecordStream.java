@@ -48,6 +48,8 @@ public abstract class RecordStream<M, R> implements StreamObserver<M> {
   private final StreamObserver<R> response;
   private final R success;
   private long accepted;
+  /** Of {@link #accepted}, how many the metrics have been told of: they are told once per message. */
+  private long acceptedCounted;
   private long rejected;
   private String firstProblem;
   private boolean done;
@@ -76,12 +78,16 @@ public abstract class RecordStream<M, R> implements StreamObserver<M> {
       return;
     }
     metrics.message();
-    long before = accepted;
     try {
       handle(message);
     } finally {
-      metrics.accepted(accepted - before);
+      countAccepted();
     }
+  }
+
+  private void countAccepted() {
+    metrics.accepted(accepted - acceptedCounted);
+    acceptedCounted = accepted;
   }
 
   /** False when the stream has just been ended because the sink is full: stop handling. */
@@ -124,6 +130,7 @@ public abstract class RecordStream<M, R> implements StreamObserver<M> {
       }
       default -> {
         metrics.rejected("overloaded", 1);
+        countAccepted(); // before answering, so that a client that sees the status sees the counts
         done = true;
         response.onError(Status.RESOURCE_EXHAUSTED
             .withDescription("aggregation buffers are full; " + accepted

@@ -36,7 +36,8 @@ final class MeshTelemetryValidator {
       return common;
     }
     if (m.getLatency() < 0 || m.getLatency() > MAX_LATENCY_MILLIS) {
-      return new Rejection("bad_latency", "latency " + m.getLatency() + " ms is outside [0, " + MAX_LATENCY_MILLIS + "]");
+      return new Rejection("bad_latency",
+          "latency " + m.getLatency() + " ms is outside [0, " + MAX_LATENCY_MILLIS + "]");
     }
     CallProtocol protocol = switch (m.getProtocol()) {
       case HTTP -> CallProtocol.HTTP;

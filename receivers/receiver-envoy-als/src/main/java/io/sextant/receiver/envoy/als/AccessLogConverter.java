@@ -1,6 +1,7 @@
 package io.sextant.receiver.envoy.als;
 
 import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
 import com.google.protobuf.Duration;
 import com.google.protobuf.Timestamp;
 import io.envoyproxy.envoy.config.core.v3.Address;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Turns Envoy access-log entries into the same call and flow records the mesh telemetry receiver
@@ -46,8 +48,7 @@ final class AccessLogConverter {
   private final int maxStringLength;
   private final AlsMetrics metrics;
   /** Peer identities by their metadata bytes; a mesh has at most a few thousand workloads. */
-  private final java.util.concurrent.ConcurrentHashMap<com.google.protobuf.ByteString, Optional<ServiceIdentity>> peers =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private final ConcurrentHashMap<ByteString, Optional<ServiceIdentity>> peers = new ConcurrentHashMap<>();
   private static final int MAX_CACHED_PEERS = 50_000;
 
   AccessLogConverter(ServiceNaming naming, EndpointNamer endpoints, PeerAddressResolver resolver,
@@ -93,7 +94,8 @@ final class AccessLogConverter {
     String tls = tlsMode(common.getTlsProperties());
     long start = millis(common.getStartTime());
     long reqNanos = nanos(common.getTimeToFirstUpstreamTxByte());
-    long respNanos = Math.max(0, nanos(common.getTimeToFirstDownstreamTxByte()) - nanos(common.getTimeToFirstUpstreamRxByte()));
+    long respNanos =
+        Math.max(0, nanos(common.getTimeToFirstDownstreamTxByte()) - nanos(common.getTimeToFirstUpstreamRxByte()));
 
     List<CallRecord> out = new ArrayList<>(2);
     if (peers.upstream != null) {
