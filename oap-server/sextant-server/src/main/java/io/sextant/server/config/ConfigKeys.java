@@ -8,14 +8,18 @@ import static io.sextant.api.config.ConfigKey.string;
 
 
 import io.sextant.api.config.ConfigKey;
+import io.sextant.receiver.envoy.als.AlsConfig;
+import io.sextant.receiver.envoy.metrics.EnvoyMetricsConfig;
+import io.sextant.receiver.mesh.MeshReceiverConfig;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.stream.Stream;
 
 /** Every configuration key Sextant knows, with its default. docs/configuration.md lists them. */
 public final class ConfigKeys {
   private ConfigKeys() {}
 
-  public static final List<ConfigKey> ALL = List.of(
+  public static final List<ConfigKey> ALL = Stream.of(List.of(
       string("server.host", "0.0.0.0", "address to listen on"),
       integer("server.grpcPort", 11800, 1, 65535, "gRPC port for receivers (SkyWalking's default)"),
       integer("server.httpPort", 12800, 1, 65535, "HTTP port: /graphql, /metrics, /healthz, /readyz"),
@@ -69,36 +73,13 @@ public final class ConfigKeys {
       integer("storage.elasticsearch.metadataCacheSeconds", 10, 0, 3600,
           "seconds a collector reuses the services list it read; its own writes clear it at once"),
 
-      bool("receiver.mesh.enabled", true, "serve skywalking.v3.ServiceMeshMetricService"),
-      integer("receiver.mesh.maxStringLength", 512, 16, 65536, "longest service/instance/endpoint name"),
-      integer("receiver.mesh.maxProperties", 64, 0, 10_000, "instance properties per record"),
-      integer("receiver.mesh.maxRecordsPerMessage", 10_000, 1, 1_000_000, "records in one message"),
-
-      bool("receiver.als.enabled", true,
-          "serve envoy.service.accesslog.v3.AccessLogService and Satellite's SatelliteAccessLogService"),
-      string("receiver.als.serviceNameLabels", "service.istio.io/canonical-name,app.kubernetes.io/name,app",
-          "pod labels naming a service, first present wins (then the workload name), + '.<namespace>'"),
-      optionalString("receiver.als.endpointRules",
-          "endpoint grouping rules, ';'-separated 'regex => name', e.g. 'GET:/reviews/\\d+ => GET:/reviews/{id}'"),
-      integer("receiver.als.endpointBudgetPerService", 1000, 1, 1_000_000,
-          "distinct endpoints per service; past it requests fold into the '<overflow>' endpoint (counted)"),
-      integer("receiver.als.maxServices", 10_000, 1, 10_000_000, "services tracked for endpoint budgets"),
-      integer("receiver.als.maxStringLength", 512, 16, 65536, "longest request path accepted"),
-      bool("receiver.als.kubernetes.enabled", false,
-          "resolve peers without metadata exchange by pod IP through the Kubernetes API (needs RBAC: list/watch pods)"),
-      string("receiver.als.kubernetes.serviceNameRule",
-          "${label:service.istio.io/canonical-name|label:app.kubernetes.io/name|label:app|owner}.${namespace}",
-          "how a pod found by IP is named"),
-      integer("receiver.als.kubernetes.maxPods", 100_000, 1, 10_000_000, "pods cached by IP"),
-
-      bool("receiver.envoyMetrics.enabled", true,
-          "serve envoy.service.metrics.v3.MetricsService: proxy statistics become MESH_DP envoy_* metrics"),
-
       integer("query.maxDepth", 15, 2, 100, "deepest GraphQL selection"),
       integer("query.maxComplexity", 5000, 10, 1_000_000, "most fields in one GraphQL request"),
       integer("query.maxDurationPoints", 10080, 10, 1_000_000, "most time points in one queried duration"),
       integer("query.expressionThreads", 4, 1, 256,
-          "threads running the expressions of one request at once (1: one after another)"));
+          "threads running the expressions of one request at once (1: one after another)")),
+      // Each receiver declares its keys beside its code.
+      MeshReceiverConfig.KEYS, AlsConfig.KEYS, EnvoyMetricsConfig.KEYS).flatMap(List::stream).toList();
 
   private static String defaultCollectorId() {
     String host = System.getenv("HOSTNAME");
