@@ -19,8 +19,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -55,6 +57,8 @@ public abstract class ReceiverContractTest<M> {
       return new Batch<>(messages, goodRecords, reason);
     }
   }
+
+  private static final List<CompletableFuture<?>> stopping = new CopyOnWriteArrayList<>();
 
   protected SimpleMeterRegistry registry;
   protected RecordingSink sink;
@@ -94,7 +98,7 @@ public abstract class ReceiverContractTest<M> {
       grpc.addService(service);
     }
     server = Server.builder().http(0).service(grpc.build())
-        .gracefulShutdownTimeout(Duration.ZERO, Duration.ZERO) // nothing in flight after a test
+        .gracefulShutdownTimeout(Duration.ZERO, Duration.ZERO) // nothing is in flight after a test
         .build();
     server.start().join();
     uri = "http://127.0.0.1:" + server.activeLocalPort();
@@ -103,9 +107,16 @@ public abstract class ReceiverContractTest<M> {
   @AfterEach
   void stop() {
     if (server != null) {
-      server.stop().join();
+      // Stopping takes Netty's two-second quiet period: let it pass in the background.
+      stopping.add(server.stop());
     }
     receiver.close();
+  }
+
+  @AfterAll
+  static void awaitStopped() {
+    CompletableFuture.allOf(stopping.toArray(new CompletableFuture<?>[0])).join();
+    stopping.clear();
   }
 
   @Test
