@@ -160,7 +160,8 @@ class KubernetesPeerResolverTest {
   @Test
   void labelUpdateRenamesAndDeleteRemoves() {
     start();
-    create(pod("default", "web-1", "10.0.0.10", "Running").editMetadata().withLabels(Map.of("app", "web")).endMetadata());
+    create(pod("default", "web-1", "10.0.0.10", "Running")
+        .editMetadata().withLabels(Map.of("app", "web")).endMetadata());
     awaitService("10.0.0.10", "web.default");
 
     client.pods().inNamespace("default").withName("web-1").edit(p -> new PodBuilder(p)
@@ -210,7 +211,8 @@ class KubernetesPeerResolverTest {
   @Test
   void customTemplate() {
     start(ServiceNameRule.parse("${annotation:mesh/service|pod}-in-${namespace}"), 1000);
-    create(pod("ns1", "p1", "10.0.2.1", "Running").editMetadata().withAnnotations(Map.of("mesh/service", "billing")).endMetadata());
+    create(pod("ns1", "p1", "10.0.2.1", "Running")
+        .editMetadata().withAnnotations(Map.of("mesh/service", "billing")).endMetadata());
     create(pod("ns1", "p2", "10.0.2.2", "Running"));
     awaitService("10.0.2.1", "billing-in-ns1");
     awaitService("10.0.2.2", "p2-in-ns1");

@@ -51,7 +51,8 @@ class KubernetesResolutionTest {
   private void pod(String name, String app, String ip) {
     client.resource(new PodBuilder()
         .withNewMetadata().withNamespace("default").withName(name).withLabels(Map.of("app", app)).endMetadata()
-        .withNewSpec().withNodeName("node-1").addNewContainer().withName("app").withImage("app:1").endContainer().endSpec()
+        .withNewSpec().withNodeName("node-1")
+            .addNewContainer().withName("app").withImage("app:1").endContainer().endSpec()
         .withNewStatus().withPhase("Running").withPodIP(ip).endStatus()
         .build()).create();
   }
@@ -85,7 +86,8 @@ class KubernetesResolutionTest {
     }
     AccessLogConverter converter = new AccessLogConverter(new ServiceNaming(ServiceNaming.DEFAULT_LABELS),
         new EndpointNamer("", 100, 100, () -> {}), resolver, 512, new AlsMetrics(registry));
-    Node ratingsNode = Node.newBuilder().setId("sidecar~10.1.0.9~ratings-v1-5f9699cfdf-qvx2m.default~default.svc.cluster.local")
+    Node ratingsNode = Node.newBuilder()
+        .setId("sidecar~10.1.0.9~ratings-v1-5f9699cfdf-qvx2m.default~default.svc.cluster.local")
         .setMetadata(Struct.newBuilder()
             .putFields("NAME", Value.newBuilder().setStringValue("ratings-v1-5f9699cfdf-qvx2m").build())
             .putFields("NAMESPACE", Value.newBuilder().setStringValue("default").build())
@@ -103,7 +105,8 @@ class KubernetesResolutionTest {
     assertThat(in.get(0).destService()).isEqualTo("ratings.default");
 
     ServiceIdentity reviews = new ServiceIdentity("reviews.default", "reviews-v2-7bf8c9648f-4nx8k", Map.of());
-    List<CallRecord> out = converter.http(entry("outbound|9080||ratings.default.svc.cluster.local", "127.0.0.1", "10.1.0.9"),
+    List<CallRecord> out = converter.http(
+        entry("outbound|9080||ratings.default.svc.cluster.local", "127.0.0.1", "10.1.0.9"),
         reviews, false);
     assertThat(out).hasSize(1);
     assertThat(out.get(0).detectPoint()).isEqualTo(DetectPoint.CLIENT);

@@ -1,6 +1,7 @@
 package io.sextant.receiver.envoy.als;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.google.protobuf.Timestamp;
 import com.google.protobuf.UInt32Value;
@@ -51,9 +52,9 @@ class LegacyMetadataExchangeTest {
 
   @Test
   void legacyUpstreamPeerIsTheCallee() {
-    List<CallRecord> records = converter.http(entry("outbound|9080||reviews.bookinfo.svc.cluster.local", "wasm.upstream_peer"),
-        ratings, false);
+    List<CallRecord> records = converter.http(
+        entry("outbound|9080||reviews.bookinfo.svc.cluster.local", "wasm.upstream_peer"), ratings, false);
     assertThat(records).extracting(CallRecord::detectPoint, CallRecord::sourceService, CallRecord::destService)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple(DetectPoint.CLIENT, "ratings.bookinfo", "reviews.bookinfo"));
+        .containsExactly(tuple(DetectPoint.CLIENT, "ratings.bookinfo", "reviews.bookinfo"));
   }
 }
