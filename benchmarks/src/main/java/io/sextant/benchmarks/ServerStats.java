@@ -140,8 +140,9 @@ final class ServerStats {
       return true;
     }
 
+    /** Of the mesh receiver: every receiver now reports under the same names, by receiver tag. */
     long receiverAccepted() {
-      return (long) sum("sextant_receiver_records_accepted_total");
+      return (long) sum("sextant_receiver_records_accepted_total", "receiver=\"mesh\"");
     }
 
     long aggregatorAccepted() {
@@ -149,7 +150,7 @@ final class ServerStats {
     }
 
     long receiverRejected() {
-      return (long) sum("sextant_receiver_records_rejected_total");
+      return (long) sum("sextant_receiver_records_rejected_total", "receiver=\"mesh\"");
     }
 
     /** HTTP access-log entries the ALS receiver got (attributable or not). */

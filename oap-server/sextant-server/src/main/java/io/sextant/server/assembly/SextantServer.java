@@ -28,16 +28,9 @@ import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.query.QueryServices;
 import io.sextant.query.graphql.QueryLimits;
 import io.sextant.query.graphql.SextantGraphql;
-import io.sextant.receiver.als.AccessLogReceiver;
-import io.sextant.receiver.als.AlsLimits;
-import io.sextant.receiver.als.EnvoyMetricsReceiver;
-import io.sextant.receiver.als.PeerAddressResolver;
-import io.sextant.receiver.als.k8s.KubernetesPeerResolver;
-import io.sextant.receiver.als.k8s.ServiceNameRule;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.sextant.receiver.mesh.MeshReceiverLimits;
-import io.sextant.receiver.mesh.MeshTelemetryReceiver;
+import io.sextant.api.plugin.ReceiverContext;
+import io.sextant.api.plugin.ReceiverFactory;
+import io.sextant.api.receiver.Receiver;
 import io.sextant.server.config.Plugins;
 import io.sextant.server.config.SextantConfig;
 import io.sextant.api.storage.StorageComponent;
@@ -48,6 +41,7 @@ import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executors;
@@ -61,7 +55,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The one assembly class: builds every component from the configuration with constructors, starts
  * them in order (storage, core, query, receivers) and stops them in reverse, flushing what was
- * accepted.
+ * accepted. What it is built of is listed in {@link Plugins}.
  */
 public final class SextantServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SextantServer.class);
@@ -76,8 +70,7 @@ public final class SextantServer implements AutoCloseable {
   private final TimeBuckets buckets;
   private final ScheduledExecutorService keeper =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-keeper"));
-  private PeerAddressResolver peerResolver;
-  private KubernetesClient kubernetes;
+  private final List<Receiver> receivers = new ArrayList<>();
   private ThreadPoolExecutor expressionPool;
   private Server server;
   private volatile boolean ready;
@@ -131,32 +124,14 @@ public final class SextantServer implements AutoCloseable {
         // for every message type (Envoy's Prometheus types have none).
         .supportedSerializationFormats(GrpcSerializationFormats.PROTO)
         .addService(new GrpcHealthService(this::health));
-    if (config.bool("receiver.mesh.enabled")) {
-      grpc.addService(new MeshTelemetryReceiver(aggregator, new MeshReceiverLimits(
-          config.integer("receiver.mesh.maxStringLength"),
-          config.integer("receiver.mesh.maxProperties"), config.integer("receiver.mesh.maxRecordsPerMessage")),
-          registry));
+    for (ReceiverFactory factory : Plugins.RECEIVERS) {
+      if (config.bool(factory.enabledKey())) {
+        Receiver receiver = factory.create(new ReceiverContext(config, aggregator, registry));
+        receivers.add(receiver);
+        receiver.services().forEach(grpc::addService);
+      }
     }
-    if (config.bool("receiver.als.enabled") && config.bool("receiver.als.kubernetes.enabled")) {
-      kubernetes = new KubernetesClientBuilder().build();
-      KubernetesPeerResolver resolver = new KubernetesPeerResolver(kubernetes,
-          ServiceNameRule.parse(config.string("receiver.als.kubernetes.serviceNameRule")), registry,
-          config.integer("receiver.als.kubernetes.maxPods"));
-      resolver.start();
-      peerResolver = resolver;
-    }
-    if (config.bool("receiver.als.enabled")) {
-      AccessLogReceiver als = new AccessLogReceiver(aggregator, new AlsLimits(
-          List.of(config.string("receiver.als.serviceNameLabels").split("\\s*,\\s*")),
-          config.string("receiver.als.endpointRules"), config.integer("receiver.als.endpointBudgetPerService"),
-          config.integer("receiver.als.maxServices"), config.integer("receiver.als.maxStringLength")),
-          peerResolver, registry);
-      grpc.addService(als.envoyService()).addService(als.satelliteService());
-    }
-    if (config.bool("receiver.envoyMetrics.enabled")) {
-      grpc.addService(new EnvoyMetricsReceiver(aggregator,
-          List.of(config.string("receiver.als.serviceNameLabels").split("\\s*,\\s*")), registry));
-    }
+    receivers.forEach(Receiver::start);
     // A sidecar keeps one stream open for as long as it lives: no deadline and no total size
     // for a stream (each message is still bounded by maxGrpcMessageBytes).
     sb.virtualHost(grpcPort).service(grpc.build(), delegate -> (ctx, req) -> {
@@ -260,11 +235,8 @@ public final class SextantServer implements AutoCloseable {
     if (expressionPool != null) {
       expressionPool.shutdownNow();
     }
-    if (peerResolver != null) {
-      peerResolver.close();
-    }
-    if (kubernetes != null) {
-      kubernetes.close();
+    for (int i = receivers.size() - 1; i >= 0; i--) {
+      receivers.get(i).close();
     }
     flusher.close();
     storage.close();

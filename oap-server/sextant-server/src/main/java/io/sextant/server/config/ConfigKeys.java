@@ -1,9 +1,7 @@
 package io.sextant.server.config;
 
-import static io.sextant.api.config.ConfigKey.bool;
 import static io.sextant.api.config.ConfigKey.integer;
 import static io.sextant.api.config.ConfigKey.oneOf;
-import static io.sextant.api.config.ConfigKey.optionalString;
 import static io.sextant.api.config.ConfigKey.string;
 
 
@@ -46,31 +44,6 @@ public final class ConfigKeys {
       integer("core.maxCachedIds", 1_000_000, 0, 100_000_000, "entity ids cached by name"),
       integer("core.apdexThresholdMillis", 500, 1, 3_600_000, "apdex threshold T"),
 
-      bool("receiver.mesh.enabled", true, "serve skywalking.v3.ServiceMeshMetricService"),
-      integer("receiver.mesh.maxStringLength", 512, 16, 65536, "longest service/instance/endpoint name"),
-      integer("receiver.mesh.maxProperties", 64, 0, 10_000, "instance properties per record"),
-      integer("receiver.mesh.maxRecordsPerMessage", 10_000, 1, 1_000_000, "records in one message"),
-
-      bool("receiver.als.enabled", true,
-          "serve envoy.service.accesslog.v3.AccessLogService and Satellite's SatelliteAccessLogService"),
-      string("receiver.als.serviceNameLabels", "service.istio.io/canonical-name,app.kubernetes.io/name,app",
-          "pod labels naming a service, first present wins (then the workload name), + '.<namespace>'"),
-      optionalString("receiver.als.endpointRules",
-          "endpoint grouping rules, ';'-separated 'regex => name', e.g. 'GET:/reviews/\\d+ => GET:/reviews/{id}'"),
-      integer("receiver.als.endpointBudgetPerService", 1000, 1, 1_000_000,
-          "distinct endpoints per service; past it requests fold into the '<overflow>' endpoint (counted)"),
-      integer("receiver.als.maxServices", 10_000, 1, 10_000_000, "services tracked for endpoint budgets"),
-      integer("receiver.als.maxStringLength", 512, 16, 65536, "longest request path accepted"),
-      bool("receiver.als.kubernetes.enabled", false,
-          "resolve peers without metadata exchange by pod IP through the Kubernetes API (needs RBAC: list/watch pods)"),
-      string("receiver.als.kubernetes.serviceNameRule",
-          "${label:service.istio.io/canonical-name|label:app.kubernetes.io/name|label:app|owner}.${namespace}",
-          "how a pod found by IP is named"),
-      integer("receiver.als.kubernetes.maxPods", 100_000, 1, 10_000_000, "pods cached by IP"),
-
-      bool("receiver.envoyMetrics.enabled", true,
-          "serve envoy.service.metrics.v3.MetricsService: proxy statistics become MESH_DP envoy_* metrics"),
-
       integer("query.maxDepth", 15, 2, 100, "deepest GraphQL selection"),
       integer("query.maxComplexity", 5000, 10, 1_000_000, "most fields in one GraphQL request"),
       integer("query.maxDurationPoints", 10080, 10, 1_000_000, "most time points in one queried duration"),
@@ -85,6 +58,7 @@ public final class ConfigKeys {
     keys.add(oneOf("storage.selector", Plugins.STORAGE.get(0).name(),
         Plugins.STORAGE.stream().map(StorageFactory::name).toList(), "storage backend").withAlias("SEXTANT_STORAGE"));
     Plugins.STORAGE.forEach(f -> keys.addAll(f.keys()));
+    Plugins.RECEIVERS.forEach(f -> keys.addAll(f.keys())); // each includes its receiver.<name>.enabled
     return List.copyOf(keys);
   }
 

@@ -1,6 +1,7 @@
 package io.sextant.server.config;
 
 import io.sextant.api.config.ConfigKey;
+import io.sextant.api.config.Settings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -19,7 +20,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * The validated configuration: defaults from {@link ConfigKeys}, then the YAML file, then {@code
  * SEXTANT_*} environment variables. Unknown keys and bad values fail with every problem listed.
  */
-public final class SextantConfig implements io.sextant.api.config.Settings {
+public final class SextantConfig implements Settings {
   private final Map<String, Object> values;
 
   private SextantConfig(Map<String, Object> values) {
@@ -113,14 +114,17 @@ public final class SextantConfig implements io.sextant.api.config.Settings {
     });
   }
 
+  @Override
   public int integer(String path) {
     return (Integer) get(path);
   }
 
+  @Override
   public String string(String path) {
     return (String) get(path);
   }
 
+  @Override
   public boolean bool(String path) {
     return (Boolean) get(path);
   }

@@ -20,9 +20,9 @@ final class MeshTelemetryValidator {
   /** A single call longer than a day is not a latency, it is a bug in the reporter. */
   private static final int MAX_LATENCY_MILLIS = 86_400_000;
 
-  private final MeshReceiverLimits limits;
+  private final MeshReceiverConfig limits;
 
-  MeshTelemetryValidator(MeshReceiverLimits limits) {
+  MeshTelemetryValidator(MeshReceiverConfig limits) {
     this.limits = limits;
   }
 
@@ -36,7 +36,8 @@ final class MeshTelemetryValidator {
       return common;
     }
     if (m.getLatency() < 0 || m.getLatency() > MAX_LATENCY_MILLIS) {
-      return new Rejection("bad_latency", "latency " + m.getLatency() + " ms is outside [0, " + MAX_LATENCY_MILLIS + "]");
+      return new Rejection("bad_latency",
+          "latency " + m.getLatency() + " ms is outside [0, " + MAX_LATENCY_MILLIS + "]");
     }
     CallProtocol protocol = switch (m.getProtocol()) {
       case HTTP -> CallProtocol.HTTP;

@@ -1,0 +1,237 @@
+package io.sextant.testkit.receiver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.linecorp.armeria.common.grpc.GrpcSerializationFormats;
+import com.linecorp.armeria.server.Server;
+import com.linecorp.armeria.server.grpc.GrpcService;
+import com.linecorp.armeria.server.grpc.GrpcServiceBuilder;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sextant.api.config.ConfigKey;
+import io.sextant.api.plugin.ReceiverContext;
+import io.sextant.api.plugin.ReceiverFactory;
+import io.sextant.api.receiver.Receiver;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract every receiver keeps, checked on a real socket with real protocol messages: the
+ * receiver is made by its factory with a {@link RecordingSink}, served by Armeria on an ephemeral
+ * port, and a subclass sends messages with a client from the protocol's published classes.
+ *
+ * <ul>
+ *   <li>everything accepted arrives in the sink exactly once and is counted in {@code
+ *       sextant_receiver_records_accepted}; every message in {@code sextant_receiver_messages};
+ *   <li>a bad record is counted in {@code sextant_receiver_records_rejected} by reason while the
+ *       good records of the same stream are accepted; the stream ends {@code INVALID_ARGUMENT}
+ *       naming the reason (or OK, for protocols whose clients never read the answer);
+ *   <li>an overloaded sink ends the stream at once with {@code RESOURCE_EXHAUSTED};
+ *   <li>records the sink refuses as outside its time range are counted as {@code time_range}.
+ * </ul>
+ *
+ * @param <M> the protocol's request message
+ */
+public abstract class ReceiverContractTest<M> {
+  /** Messages to send on one stream, how many records the sink should accept, and what is rejected. */
+  public record Batch<M>(List<M> messages, int acceptedRecords, String rejectedReason) {
+    /** Only good records; at least two in all, all different. */
+    public static <M> Batch<M> good(List<M> messages, int records) {
+      return new Batch<>(messages, records, null);
+    }
+
+    /** Exactly one bad record, rejected for {@code reason}, amid good ones. */
+    public static <M> Batch<M> withOneBad(List<M> messages, int goodRecords, String reason) {
+      return new Batch<>(messages, goodRecords, reason);
+    }
+  }
+
+  private static final List<CompletableFuture<?>> stopping = new CopyOnWriteArrayList<>();
+
+  protected SimpleMeterRegistry registry;
+  protected RecordingSink sink;
+  protected Receiver receiver;
+  private Server server;
+  private String uri;
+
+  /** The factory under test. */
+  protected abstract ReceiverFactory factory();
+
+  /** Sends {@code messages} on one client stream to the server at {@code uri}; the call's final status. */
+  protected abstract Status send(String uri, List<M> messages) throws Exception;
+
+  protected abstract Batch<M> goodBatch();
+
+  protected abstract Batch<M> batchWithOneBadRecord();
+
+  /** Whether a stream with rejections ends {@code INVALID_ARGUMENT} (else OK: its clients never read it). */
+  protected boolean rejectionsFailTheStream() {
+    return true;
+  }
+
+  /** Values replacing the factory's defaults. */
+  protected Map<String, String> settings() {
+    return Map.of();
+  }
+
+  @BeforeEach
+  void serve() {
+    registry = new SimpleMeterRegistry();
+    sink = new RecordingSink();
+    ReceiverFactory factory = factory();
+    receiver = factory.create(new ReceiverContext(new DefaultSettings(factory.keys(), settings()), sink, registry));
+    receiver.start();
+    GrpcServiceBuilder grpc = GrpcService.builder().supportedSerializationFormats(GrpcSerializationFormats.PROTO);
+    for (ServerServiceDefinition service : receiver.services()) {
+      grpc.addService(service);
+    }
+    server = Server.builder().http(0).service(grpc.build())
+        .gracefulShutdownTimeout(Duration.ZERO, Duration.ZERO) // nothing is in flight after a test
+        .build();
+    server.start().join();
+    uri = "http://127.0.0.1:" + server.activeLocalPort();
+  }
+
+  @AfterEach
+  void stop() {
+    if (server != null) {
+      // Stopping takes Netty's two-second quiet period: let it pass in the background.
+      stopping.add(server.stop());
+    }
+    receiver.close();
+  }
+
+  @AfterAll
+  static void awaitStopped() {
+    CompletableFuture.allOf(stopping.toArray(new CompletableFuture<?>[0])).join();
+    stopping.clear();
+  }
+
+  @Test
+  void theFactoryDeclaresItsKeysUnderItsName() {
+    ReceiverFactory factory = factory();
+    assertThat(receiver.name()).isEqualTo(factory.name());
+    assertThat(factory.enabledKey()).isEqualTo("receiver." + factory.name() + ".enabled");
+    assertThat(factory.keys()).extracting(ConfigKey::path).contains(factory.enabledKey())
+        .allMatch(path -> path.startsWith("receiver." + factory.name() + "."));
+    assertThat(receiver.services()).isNotEmpty();
+  }
+
+  @Test
+  void everythingAcceptedArrivesOnceAndIsCounted() throws Exception {
+    Batch<M> batch = goodBatch();
+    assertThat(batch.acceptedRecords()).as("a good batch needs two records or more").isGreaterThanOrEqualTo(2);
+
+    assertThat(send(uri, batch.messages()).getCode()).isEqualTo(Status.Code.OK);
+
+    assertThat(sink.accepted()).hasSize(batch.acceptedRecords()).doesNotHaveDuplicates();
+    assertThat(sink.offers()).isEqualTo(batch.acceptedRecords());
+    assertThat(count("sextant_receiver_records_accepted")).isEqualTo(batch.acceptedRecords());
+    assertThat(count("sextant_receiver_messages")).isEqualTo(batch.messages().size());
+    assertThat(registry.find("sextant_receiver_records_rejected").counters()).isEmpty();
+  }
+
+  @Test
+  void aBadRecordIsCountedByReasonAndTheGoodOnesAreAccepted() throws Exception {
+    Batch<M> batch = batchWithOneBadRecord();
+
+    Status status = send(uri, batch.messages());
+
+    if (rejectionsFailTheStream()) {
+      assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+      assertThat(status.getDescription()).startsWith("rejected 1 of " + (batch.acceptedRecords() + 1) + " records; ")
+          .contains("first: " + batch.rejectedReason() + ": ");
+    } else {
+      assertThat(status.getCode()).isEqualTo(Status.Code.OK);
+    }
+    assertThat(rejected(batch.rejectedReason())).isEqualTo(1);
+    assertThat(sink.accepted()).hasSize(batch.acceptedRecords());
+    assertThat(count("sextant_receiver_records_accepted")).isEqualTo(batch.acceptedRecords());
+  }
+
+  @Test
+  void anOverloadedSinkEndsTheStreamAtOnce() throws Exception {
+    sink.overloadedAfter(1);
+
+    Status status = send(uri, goodBatch().messages());
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(status.getDescription())
+        .isEqualTo("aggregation buffers are full; 1 records of this stream were accepted, retry the rest later");
+    assertThat(sink.offers()).as("nothing is offered after the sink said no").isEqualTo(2);
+    assertThat(sink.accepted()).hasSize(1);
+    assertThat(count("sextant_receiver_records_accepted")).isEqualTo(1);
+    assertThat(rejected("overloaded")).isEqualTo(1);
+  }
+
+  @Test
+  void recordsOutsideTheTimeRangeAreCountedAsRejected() throws Exception {
+    sink.refusingTimeRange();
+    Batch<M> batch = goodBatch();
+
+    Status status = send(uri, batch.messages());
+
+    if (rejectionsFailTheStream()) {
+      assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+      assertThat(status.getDescription()).contains("time_range");
+    } else {
+      assertThat(status.getCode()).isEqualTo(Status.Code.OK);
+    }
+    assertThat(rejected("time_range")).isEqualTo(batch.acceptedRecords());
+    assertThat(sink.accepted()).isEmpty();
+    assertThat(count("sextant_receiver_records_accepted")).isZero();
+  }
+
+  @Test
+  void closeIsIdempotent() {
+    receiver.close();
+    receiver.close();
+  }
+
+  /** A counter of this receiver, 0 if never registered. */
+  protected final double count(String name) {
+    Counter c = registry.find(name).tag("receiver", receiver.name()).counter();
+    return c == null ? 0 : c.count();
+  }
+
+  protected final double rejected(String reason) {
+    Counter c = registry.find("sextant_receiver_records_rejected").tag("receiver", receiver.name())
+        .tag("reason", reason).counter();
+    return c == null ? 0 : c.count();
+  }
+
+  /** Sends messages on any client-streaming call, waits for its end and returns its status. */
+  protected static <Q, R> Status clientStream(Function<StreamObserver<R>, StreamObserver<Q>> call, List<Q> messages)
+      throws Exception {
+    CompletableFuture<Status> done = new CompletableFuture<>();
+    StreamObserver<Q> out = call.apply(new StreamObserver<>() {
+      @Override
+      public void onNext(R value) {}
+
+      @Override
+      public void onError(Throwable t) {
+        done.complete(Status.fromThrowable(t));
+      }
+
+      @Override
+      public void onCompleted() {
+        done.complete(Status.OK);
+      }
+    });
+    messages.forEach(out::onNext);
+    out.onCompleted();
+    return done.get(30, TimeUnit.SECONDS);
+  }
+}

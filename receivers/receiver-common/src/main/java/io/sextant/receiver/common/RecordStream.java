@@ -1,0 +1,164 @@
+package io.sextant.receiver.common;
+
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import io.sextant.api.model.CallRecord;
+import io.sextant.api.model.FlowRecord;
+import io.sextant.api.model.SampleRecord;
+import io.sextant.api.receiver.Admission;
+import io.sextant.api.receiver.RecordSink;
+
+/**
+ * The server side of one client-streaming call that turns messages into records for a {@link
+ * RecordSink}. A receiver subclasses it per call and implements {@link #handle}, translating a
+ * message and calling {@code offer*} for each record and {@link #reject} for each bad one.
+ *
+ * <p>This class owns what every receiver must do alike:
+ * <ul>
+ *   <li>counting messages, accepted records (once per message, not per record) and rejections by
+ *       reason in {@link ReceiverMetrics};
+ *   <li>a bad record is counted and skipped, and the stream goes on;
+ *   <li>{@link Admission#REJECTED_TIME_RANGE} is a rejection with reason {@code time_range};
+ *   <li>{@link Admission#REJECTED_OVERLOADED} ends the stream at once with {@code
+ *       RESOURCE_EXHAUSTED} (counted as {@code overloaded}); what was accepted stays accepted and
+ *       later messages are ignored;
+ *   <li>at the client's end, the success response, or with {@link Completion#REPORT_REJECTIONS}
+ *       {@code INVALID_ARGUMENT} "rejected N of M records; first: reason: detail".
+ * </ul>
+ *
+ * <p>gRPC calls a stream's observer from one thread at a time, so no field here is shared.
+ *
+ * @param <M> the request message
+ * @param <R> the response message
+ */
+public abstract class RecordStream<M, R> implements StreamObserver<M> {
+  /** How a stream that had rejections ends. */
+  public enum Completion {
+    /** {@code INVALID_ARGUMENT} naming the first problem, so a client can see its bad input. */
+    REPORT_REJECTIONS,
+    /** The success response whatever was rejected: for clients that never read it (Envoy). */
+    ALWAYS_OK
+  }
+
+  static final String TIME_RANGE_DETAIL = "startTime is outside the accepted window";
+
+  private final RecordSink sink;
+  private final ReceiverMetrics metrics;
+  private final Completion completion;
+  private final StreamObserver<R> response;
+  private final R success;
+  private long accepted;
+  /** Of {@link #accepted}, how many the metrics have been told of: they are told once per message. */
+  private long acceptedCounted;
+  private long rejected;
+  private String firstProblem;
+  private boolean done;
+
+  protected RecordStream(RecordSink sink, ReceiverMetrics metrics, Completion completion,
+      StreamObserver<R> response, R success) {
+    this.sink = sink;
+    this.metrics = metrics;
+    this.completion = completion;
+    this.response = response;
+    this.success = success;
+  }
+
+  /** Translates one message; returns early when an {@code offer*} answers false. */
+  protected abstract void handle(M message);
+
+  /**
+   * Called with every answer of the sink before it is acted on, for a receiver's own metrics
+   * beside the common ones.
+   */
+  protected void admitted(Admission admission) {}
+
+  @Override
+  public final void onNext(M message) {
+    if (done) {
+      return;
+    }
+    metrics.message();
+    try {
+      handle(message);
+    } finally {
+      countAccepted();
+    }
+  }
+
+  private void countAccepted() {
+    metrics.accepted(accepted - acceptedCounted);
+    acceptedCounted = accepted;
+  }
+
+  /** False when the stream has just been ended because the sink is full: stop handling. */
+  protected final boolean offerCall(CallRecord call) {
+    return admit(sink.offerCall(call));
+  }
+
+  /** As {@link #offerCall}. */
+  protected final boolean offerFlow(FlowRecord flow) {
+    return admit(sink.offerFlow(flow));
+  }
+
+  /** As {@link #offerCall}. */
+  protected final boolean offerSample(SampleRecord sample) {
+    return admit(sink.offerSample(sample));
+  }
+
+  /**
+   * Counts {@code count} records as rejected for {@code reason}; the first problem of the stream
+   * is named in its final status. The stream goes on.
+   */
+  protected final void reject(String reason, String detail, long count) {
+    rejected += count;
+    metrics.rejected(reason, count);
+    if (firstProblem == null) {
+      firstProblem = reason + ": " + detail;
+    }
+  }
+
+  private boolean admit(Admission admission) {
+    admitted(admission);
+    switch (admission) {
+      case ACCEPTED -> {
+        accepted++;
+        return true;
+      }
+      case REJECTED_TIME_RANGE -> {
+        reject("time_range", TIME_RANGE_DETAIL, 1);
+        return true;
+      }
+      default -> {
+        metrics.rejected("overloaded", 1);
+        countAccepted(); // before answering, so that a client that sees the status sees the counts
+        done = true;
+        response.onError(Status.RESOURCE_EXHAUSTED
+            .withDescription("aggregation buffers are full; " + accepted
+                + " records of this stream were accepted, retry the rest later")
+            .asRuntimeException());
+        return false;
+      }
+    }
+  }
+
+  @Override
+  public final void onError(Throwable t) {
+    done = true;
+  }
+
+  @Override
+  public final void onCompleted() {
+    if (done) {
+      return;
+    }
+    done = true;
+    if (rejected > 0 && completion == Completion.REPORT_REJECTIONS) {
+      response.onError(Status.INVALID_ARGUMENT
+          .withDescription("rejected " + rejected + " of " + (rejected + accepted) + " records; first: " + firstProblem)
+          .asRuntimeException());
+    } else {
+      response.onNext(success);
+      response.onCompleted();
+    }
+  }
+}

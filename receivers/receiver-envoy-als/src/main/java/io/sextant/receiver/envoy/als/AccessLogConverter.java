@@ -1,0 +1,299 @@
+package io.sextant.receiver.envoy.als;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.Duration;
+import com.google.protobuf.Timestamp;
+import io.envoyproxy.envoy.config.core.v3.Address;
+import io.envoyproxy.envoy.config.core.v3.Node;
+import io.envoyproxy.envoy.data.accesslog.v3.AccessLogCommon;
+import io.envoyproxy.envoy.data.accesslog.v3.HTTPAccessLogEntry;
+import io.envoyproxy.envoy.data.accesslog.v3.ResponseFlags;
+import io.envoyproxy.envoy.data.accesslog.v3.TCPAccessLogEntry;
+import io.envoyproxy.envoy.data.accesslog.v3.TLSProperties;
+import io.sextant.api.model.CallProtocol;
+import io.sextant.api.model.CallRecord;
+import io.sextant.api.model.DetectPoint;
+import io.sextant.api.model.FlowRecord;
+import io.sextant.api.model.Layer;
+import io.sextant.receiver.common.PeerAddressResolver;
+import io.sextant.receiver.common.ServiceIdentity;
+import io.sextant.receiver.envoy.PeerMetadata;
+import io.sextant.receiver.envoy.ServiceNaming;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Turns Envoy access-log entries into the same call and flow records the mesh telemetry receiver
+ * produces, so MESH metrics and topology come out identically.
+ *
+ * <p>Who is who: the reporting proxy's own workload comes from its node metadata; the peer from
+ * Istio's metadata exchange in the entry's filter state ({@code downstream_peer}/{@code
+ * upstream_peer}, or the pre-1.24 {@code wasm.*} keys), else from the peer's address through the
+ * configured resolver. A peer on the downstream side makes the entry a server-side report, one on
+ * the upstream side a client-side report. Entries that cannot be attributed are counted by reason.
+ */
+final class AccessLogConverter {
+  private static final String DOWNSTREAM_PEER = "downstream_peer";
+  private static final String UPSTREAM_PEER = "upstream_peer";
+  private static final String LEGACY_DOWNSTREAM_PEER = "wasm.downstream_peer";
+  private static final String LEGACY_UPSTREAM_PEER = "wasm.upstream_peer";
+
+  private final ServiceNaming naming;
+  private final EndpointNamer endpoints;
+  private final PeerAddressResolver resolver;
+  private final int maxStringLength;
+  private final AlsMetrics metrics;
+  /** Peer identities by their metadata bytes; a mesh has at most a few thousand workloads. */
+  private final ConcurrentHashMap<ByteString, Optional<ServiceIdentity>> peers = new ConcurrentHashMap<>();
+  private static final int MAX_CACHED_PEERS = 50_000;
+
+  AccessLogConverter(ServiceNaming naming, EndpointNamer endpoints, PeerAddressResolver resolver,
+      int maxStringLength, AlsMetrics metrics) {
+    this.naming = naming;
+    this.endpoints = endpoints;
+    this.resolver = resolver;
+    this.maxStringLength = maxStringLength;
+    this.metrics = metrics;
+  }
+
+  /** The reporting proxy's workload, from the node metadata Istio puts on every proxy. */
+  Optional<ServiceIdentity> self(Node node) {
+    if (!node.hasMetadata()) {
+      return Optional.empty();
+    }
+    return PeerMetadata.fromStruct(node.getMetadata()).flatMap(naming::identify);
+  }
+
+  /** Istio gateways (ingress/egress) have node ids starting {@code router~}; sidecars {@code sidecar~}. */
+  static boolean isGateway(Node node) {
+    return node.getId().startsWith("router~");
+  }
+
+  /** Records for one HTTP entry; an empty list means dropped (and counted). */
+  List<CallRecord> http(HTTPAccessLogEntry entry, ServiceIdentity self, boolean gateway) {
+    AccessLogCommon common = entry.getCommonProperties();
+    Peers peers = entry.hasCommonProperties() ? peers(common) : missingCommonProperties();
+    if (peers == null) {
+      return List.of();
+    }
+    String method = entry.getRequest().getRequestMethod().name();
+    String path = entry.hasRequest() ? entry.getRequest().getPath() : "/";
+    if (path.length() > maxStringLength) {
+      metrics.dropped("string_too_long", 1);
+      return List.of();
+    }
+    int code = entry.getResponse().hasResponseCode() ? entry.getResponse().getResponseCode().getValue() : 0;
+    String flags = responseFlags(common.getResponseFlags());
+    // No response code and a failure flag (UF, UH, ...) means the request never got an answer.
+    int effectiveCode = code > 0 ? code : (flags.isEmpty() ? 200 : 503);
+    CallProtocol protocol = isGrpc(entry) ? CallProtocol.GRPC : CallProtocol.HTTP;
+    String tls = tlsMode(common.getTlsProperties());
+    long start = millis(common.getStartTime());
+    long reqNanos = nanos(common.getTimeToFirstUpstreamTxByte());
+    long respNanos =
+        Math.max(0, nanos(common.getTimeToFirstDownstreamTxByte()) - nanos(common.getTimeToFirstUpstreamRxByte()));
+
+    List<CallRecord> out = new ArrayList<>(2);
+    if (peers.upstream != null) {
+      long outStart = start + millis(common.getTimeToFirstUpstreamTxByte());
+      long outEnd = start + millis(common.getTimeToLastUpstreamRxByte());
+      String endpoint = endpoints.name(peers.upstream.service(), method, path);
+      out.add(call(outStart, outEnd, self, peers.upstream, endpoint, (int) Math.max(1, outEnd - outStart),
+          effectiveCode, effectiveCode < 400, protocol, DetectPoint.CLIENT, tls, flags, reqNanos, respNanos));
+    }
+    if (peers.reportsServerSide(gateway)) {
+      ServiceIdentity source = peers.downstream;
+      if (source == null) {
+        metrics.partial("caller_unresolved"); // the service's own metrics still count
+      }
+      long latency = Math.max(1, millis(common.getTimeToLastDownstreamTxByte()));
+      String endpoint = endpoints.name(self.service(), method, path);
+      out.add(call(start, start + latency, source, self, endpoint, (int) Math.min(latency, Integer.MAX_VALUE),
+          effectiveCode, effectiveCode < 500, protocol, DetectPoint.SERVER, tls, flags, reqNanos, respNanos));
+    }
+    metrics.attributed.increment();
+    return out;
+  }
+
+  /** Flows for one TCP entry; an empty list means dropped (and counted). */
+  List<FlowRecord> tcp(TCPAccessLogEntry entry, ServiceIdentity self, boolean gateway) {
+    AccessLogCommon common = entry.getCommonProperties();
+    Peers peers = entry.hasCommonProperties() ? peers(common) : missingCommonProperties();
+    if (peers == null) {
+      return List.of();
+    }
+    long start = millis(common.getStartTime());
+    long end = start + millis(common.getDuration());
+    long received = entry.getConnectionProperties().getReceivedBytes();
+    long sent = entry.getConnectionProperties().getSentBytes();
+    String tls = tlsMode(common.getTlsProperties());
+    String flags = responseFlags(common.getResponseFlags());
+    List<FlowRecord> out = new ArrayList<>(2);
+    if (peers.upstream != null) {
+      out.add(flow(start, end, self, peers.upstream, DetectPoint.CLIENT, tls, flags, received, sent));
+    }
+    if (peers.reportsServerSide(gateway)) {
+      if (peers.downstream == null) {
+        metrics.partial("caller_unresolved");
+      }
+      out.add(flow(start, end, peers.downstream, self, DetectPoint.SERVER, tls, flags, received, sent));
+    }
+    metrics.attributed.increment();
+    return out;
+  }
+
+  private record Peers(ServiceIdentity downstream, ServiceIdentity upstream, boolean inbound) {
+    /**
+     * The proxy's own workload is the server side when the caller is known, the entry is inbound,
+     * or the proxy is a gateway (nothing else reports the traffic entering the mesh).
+     */
+    boolean reportsServerSide(boolean gateway) {
+      return downstream != null || inbound || gateway;
+    }
+  }
+
+  private Peers missingCommonProperties() {
+    metrics.dropped("missing_common_properties", 1);
+    return null;
+  }
+
+  /** Who is on each side of the entry, or null (dropped and counted) when it cannot be told. */
+  private Peers peers(AccessLogCommon common) {
+    if (common.getStartTime().getSeconds() < 0) {
+      metrics.dropped("bad_time", 1);
+      return null;
+    }
+    Map<String, Any> state = common.getFilterStateObjectsMap();
+    ServiceIdentity down = peer(state, DOWNSTREAM_PEER, LEGACY_DOWNSTREAM_PEER);
+    ServiceIdentity up = peer(state, UPSTREAM_PEER, LEGACY_UPSTREAM_PEER);
+    Direction direction = Direction.ofCluster(common.getUpstreamCluster());
+    if (down == null && up == null && resolver != null) {
+      if (direction == Direction.INBOUND) {
+        down = resolver.byIp(ip(common.getDownstreamRemoteAddress())).orElse(null);
+      } else if (direction == Direction.OUTBOUND) {
+        up = resolver.byIp(ip(common.getUpstreamRemoteAddress())).orElse(null);
+      }
+    }
+    boolean inbound = direction == Direction.INBOUND;
+    if (down == null && up == null && !inbound) {
+      metrics.dropped(direction == Direction.OUTBOUND ? "destination_unresolved" : "direction_unknown", 1);
+      return null;
+    }
+    return new Peers(down, up, inbound);
+  }
+
+  private ServiceIdentity peer(Map<String, Any> state, String key, String legacyKey) {
+    Any value = state.get(key);
+    if (value == null) {
+      value = state.get(legacyKey);
+    }
+    if (value == null) {
+      return null;
+    }
+    // The same peer sends the same bytes on every entry: unpack and name it once.
+    Optional<ServiceIdentity> known = peers.get(value.getValue());
+    if (known == null) {
+      known = PeerMetadata.fromAny(value).flatMap(naming::identify);
+      if (peers.size() >= MAX_CACHED_PEERS) {
+        peers.clear();
+      }
+      peers.put(value.getValue(), known);
+    }
+    return known.orElse(null);
+  }
+
+  private CallRecord call(long start, long end, ServiceIdentity source, ServiceIdentity dest, String endpoint,
+      int latency, int code, boolean success, CallProtocol protocol, DetectPoint dp, String tls, String flags,
+      long reqNanos, long respNanos) {
+    return new CallRecord(start, end, source == null ? "" : source.service(), source == null ? "" : source.instance(),
+        dest.service(), dest.instance(), endpoint, latency, code, success, protocol, dp, tls, flags, reqNanos,
+        respNanos, Layer.MESH, source == null ? Map.of() : source.properties(), dest.properties());
+  }
+
+  private FlowRecord flow(long start, long end, ServiceIdentity source, ServiceIdentity dest, DetectPoint dp,
+      String tls, String flags, long received, long sent) {
+    return new FlowRecord(start, end, source == null ? "" : source.service(), source == null ? "" : source.instance(),
+        dest.service(), dest.instance(), dp, tls, flags, 0, 0, received, sent, Layer.MESH,
+        source == null ? Map.of() : source.properties(), dest.properties());
+  }
+
+  private static boolean isGrpc(HTTPAccessLogEntry entry) {
+    String requestType = entry.getRequest().getRequestHeadersMap().getOrDefault("content-type", "");
+    String responseType = entry.getResponse().getResponseHeadersMap().getOrDefault("content-type", "");
+    return requestType.startsWith("application/grpc") || responseType.startsWith("application/grpc")
+        || entry.getResponse().getResponseTrailersMap().containsKey("grpc-status");
+  }
+
+  /** NONE without a local certificate, TLS with only ours, mTLS with the peer's too (as SkyWalking). */
+  static String tlsMode(TLSProperties tls) {
+    boolean local = tls.hasLocalCertificateProperties()
+        && (!tls.getLocalCertificateProperties().getSubject().isEmpty()
+            || tls.getLocalCertificateProperties().getSubjectAltNameCount() > 0);
+    boolean peer = tls.hasPeerCertificateProperties()
+        && (!tls.getPeerCertificateProperties().getSubject().isEmpty()
+            || tls.getPeerCertificateProperties().getSubjectAltNameCount() > 0);
+    return !local ? "NONE" : peer ? "mTLS" : "TLS";
+  }
+
+  /** Envoy's short response-flag codes (UH, UF, URX, ...), comma-separated. */
+  static String responseFlags(ResponseFlags f) {
+    StringBuilder b = new StringBuilder();
+    flag(b, f.getFailedLocalHealthcheck(), "LH");
+    flag(b, f.getNoHealthyUpstream(), "UH");
+    flag(b, f.getUpstreamRequestTimeout(), "UT");
+    flag(b, f.getLocalReset(), "LR");
+    flag(b, f.getUpstreamRemoteReset(), "UR");
+    flag(b, f.getUpstreamConnectionFailure(), "UF");
+    flag(b, f.getUpstreamConnectionTermination(), "UC");
+    flag(b, f.getUpstreamOverflow(), "UO");
+    flag(b, f.getNoRouteFound(), "NR");
+    flag(b, f.getDelayInjected(), "DI");
+    flag(b, f.getFaultInjected(), "FI");
+    flag(b, f.getRateLimited(), "RL");
+    flag(b, f.hasUnauthorizedDetails(), "UAEX");
+    flag(b, f.getRateLimitServiceError(), "RLSE");
+    flag(b, f.getDownstreamConnectionTermination(), "DC");
+    flag(b, f.getUpstreamRetryLimitExceeded(), "URX");
+    flag(b, f.getStreamIdleTimeout(), "SI");
+    flag(b, f.getInvalidEnvoyRequestHeaders(), "IH");
+    flag(b, f.getDownstreamProtocolError(), "DPE");
+    flag(b, f.getUpstreamMaxStreamDurationReached(), "UMSDR");
+    flag(b, f.getNoFilterConfigFound(), "NFCF");
+    flag(b, f.getDurationTimeout(), "DT");
+    flag(b, f.getUpstreamProtocolError(), "UPE");
+    flag(b, f.getNoClusterFound(), "NC");
+    flag(b, f.getOverloadManager(), "OM");
+    flag(b, f.getDnsResolutionFailure(), "DF");
+    flag(b, f.getDownstreamRemoteReset(), "DR");
+    return b.toString();
+  }
+
+  private static void flag(StringBuilder b, boolean set, String code) {
+    if (set) {
+      if (b.length() > 0) {
+        b.append(',');
+      }
+      b.append(code);
+    }
+  }
+
+  private static String ip(Address a) {
+    return a.getSocketAddress().getAddress();
+  }
+
+  private static long millis(Timestamp t) {
+    return t.getSeconds() * 1000 + t.getNanos() / 1_000_000;
+  }
+
+  private static long millis(Duration d) {
+    return d.getSeconds() * 1000 + d.getNanos() / 1_000_000;
+  }
+
+  private static long nanos(Duration d) {
+    return d.getSeconds() * 1_000_000_000L + d.getNanos();
+  }
+}

@@ -1,0 +1,57 @@
+package io.sextant.receiver.envoy.als;
+
+import static io.sextant.api.config.ConfigKey.bool;
+import static io.sextant.api.config.ConfigKey.integer;
+import static io.sextant.api.config.ConfigKey.optionalString;
+import static io.sextant.api.config.ConfigKey.string;
+
+import io.sextant.api.config.ConfigKey;
+import io.sextant.api.config.Settings;
+import io.sextant.receiver.envoy.ServiceNaming;
+import io.sextant.receiver.k8s.KubernetesPeerResolver;
+import io.sextant.receiver.k8s.ServiceNameRule;
+import java.util.List;
+
+/**
+ * Configuration of the ALS receiver ({@code receiver.als.*}): naming labels, endpoint grouping
+ * rules and budgets, the longest name accepted, and Kubernetes pod-IP resolution.
+ */
+public record AlsConfig(
+    List<String> serviceNameLabels,
+    String endpointRules,
+    int endpointBudgetPerService,
+    int maxServices,
+    int maxStringLength,
+    Kubernetes kubernetes) {
+
+  /** Peer resolution by pod IP for proxies without Istio's metadata exchange. */
+  public record Kubernetes(boolean enabled, String serviceNameRule, int maxPods) {
+    public static final Kubernetes DISABLED =
+        new Kubernetes(false, ServiceNameRule.DEFAULT_TEMPLATE, KubernetesPeerResolver.DEFAULT_MAX_PODS);
+  }
+
+  private static final String P = "receiver.als.";
+
+  public static final List<ConfigKey> KEYS = List.of(
+      bool(P + "enabled", true,
+          "serve envoy.service.accesslog.v3.AccessLogService and Satellite's SatelliteAccessLogService"),
+      string(P + "serviceNameLabels", String.join(",", ServiceNaming.DEFAULT_LABELS),
+          "pod labels naming a service, first present wins (then the workload name), + '.<namespace>'"),
+      optionalString(P + "endpointRules",
+          "endpoint grouping rules, ';'-separated 'regex => name', e.g. 'GET:/reviews/\\d+ => GET:/reviews/{id}'"),
+      integer(P + "endpointBudgetPerService", 1000, 1, 1_000_000,
+          "distinct endpoints per service; past it requests fold into the '<overflow>' endpoint (counted)"),
+      integer(P + "maxServices", 10_000, 1, 10_000_000, "services tracked for endpoint budgets"),
+      integer(P + "maxStringLength", 512, 16, 65536, "longest request path accepted"),
+      bool(P + "kubernetes.enabled", false,
+          "resolve peers without metadata exchange by pod IP through the Kubernetes API (needs RBAC: list/watch pods)"),
+      string(P + "kubernetes.serviceNameRule", ServiceNameRule.DEFAULT_TEMPLATE, "how a pod found by IP is named"),
+      integer(P + "kubernetes.maxPods", KubernetesPeerResolver.DEFAULT_MAX_PODS, 1, 10_000_000, "pods cached by IP"));
+
+  public static AlsConfig load(Settings s) {
+    return new AlsConfig(s.list(P + "serviceNameLabels"), s.string(P + "endpointRules"),
+        s.integer(P + "endpointBudgetPerService"), s.integer(P + "maxServices"), s.integer(P + "maxStringLength"),
+        new Kubernetes(s.bool(P + "kubernetes.enabled"), s.string(P + "kubernetes.serviceNameRule"),
+            s.integer(P + "kubernetes.maxPods")));
+  }
+}

@@ -1,0 +1,201 @@
+package io.sextant.receiver.envoy.metrics;
+
+import static io.sextant.api.metric.EnvoyMetricNames.CLUSTER_MEMBERSHIP_HEALTHY;
+
+import io.envoyproxy.envoy.config.core.v3.Node;
+import io.envoyproxy.envoy.service.metrics.v3.MetricsServiceGrpc;
+import io.envoyproxy.envoy.service.metrics.v3.StreamMetricsMessage;
+import io.envoyproxy.envoy.service.metrics.v3.StreamMetricsResponse;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.stub.StreamObserver;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.prometheus.client.Metrics;
+import io.sextant.api.metric.EnvoyMetricNames;
+import io.sextant.api.model.DetectPoint;
+import io.sextant.api.model.Layer;
+import io.sextant.api.model.SampleRecord;
+import io.sextant.api.receiver.Admission;
+import io.sextant.api.receiver.Receiver;
+import io.sextant.api.receiver.RecordSink;
+import io.sextant.receiver.common.ReceiverMetrics;
+import io.sextant.receiver.common.RecordStream;
+import io.sextant.receiver.common.ServiceIdentity;
+import io.sextant.receiver.envoy.PeerMetadata;
+import io.sextant.receiver.envoy.ServiceNaming;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code envoy.service.metrics.v3.MetricsService/StreamMetrics}: each message is a snapshot of a
+ * proxy's statistics. The proxy's workload (from its node metadata) is the MESH_DP service and
+ * instance; every mapped statistic becomes a sample: gauges as they are, counters as their increase
+ * since the stream's previous snapshot. Values of several clusters with the same service name are
+ * summed, as SkyWalking's rules do.
+ *
+ * <p>Like Envoy's access logs, a stream ends OK whatever was dropped (Envoy never reads the
+ * response), unless the aggregator is full.
+ */
+public final class EnvoyMetricsReceiver implements Receiver {
+  static final String NAME = "envoyMetrics";
+  /** Counter baselines kept per stream; a proxy has a few hundred clusters at most. */
+  private static final int MAX_COUNTERS_PER_STREAM = 10_000;
+
+  private final RecordSink sink;
+  private final ServiceNaming naming;
+  private final ReceiverMetrics common;
+  private final Counter snapshots;
+  private final Counter samples;
+  private final Counter unknownNode;
+  private final Counter refused;
+  private final Counter tooManyCounters;
+
+  public EnvoyMetricsReceiver(RecordSink sink, List<String> serviceNameLabels, MeterRegistry registry) {
+    this.sink = sink;
+    this.naming = new ServiceNaming(serviceNameLabels);
+    this.common = ReceiverMetrics.forReceiver(NAME, registry);
+    this.snapshots = Counter.builder("sextant_envoy_metrics_snapshots").register(registry);
+    this.samples = Counter.builder("sextant_envoy_metrics_samples").register(registry);
+    this.unknownNode =
+        Counter.builder("sextant_envoy_metrics_dropped").tag("reason", "unknown_node").register(registry);
+    this.refused = Counter.builder("sextant_envoy_metrics_dropped").tag("reason", "refused").register(registry);
+    this.tooManyCounters =
+        Counter.builder("sextant_envoy_metrics_dropped").tag("reason", "too_many_counters").register(registry);
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public List<ServerServiceDefinition> services() {
+    return List.of(new MetricsServiceGrpc.MetricsServiceImplBase() {
+      @Override
+      public StreamObserver<StreamMetricsMessage> streamMetrics(StreamObserver<StreamMetricsResponse> response) {
+        return new Stream(response);
+      }
+    }.bindService());
+  }
+
+  /** One proxy's stream, with its counter baselines. */
+  private final class Stream extends RecordStream<StreamMetricsMessage, StreamMetricsResponse> {
+    private Node node;
+    private Optional<ServiceIdentity> self = Optional.empty();
+    private final Map<String, Double> lastCounters = new HashMap<>();
+
+    Stream(StreamObserver<StreamMetricsResponse> response) {
+      super(sink, common, Completion.ALWAYS_OK, response, StreamMetricsResponse.getDefaultInstance());
+    }
+
+    @Override
+    protected void handle(StreamMetricsMessage message) {
+      snapshots.increment();
+      if (message.hasIdentifier() && !message.getIdentifier().getNode().equals(node)) {
+        node = message.getIdentifier().getNode();
+        self = node.hasMetadata() ? PeerMetadata.fromStruct(node.getMetadata()).flatMap(naming::identify)
+            : Optional.empty();
+      }
+      if (self.isEmpty()) {
+        unknownNode.increment();
+        reject("unknown_node", "the proxy's node carries no usable workload metadata", 1);
+        return;
+      }
+      for (SampleRecord s : samples(message, self.get(), lastCounters, this::counterNotTracked)) {
+        if (!offerSample(s)) {
+          return;
+        }
+      }
+    }
+
+    private void counterNotTracked() {
+      tooManyCounters.increment();
+      reject("too_many_counters", "more than " + MAX_COUNTERS_PER_STREAM + " counters on one stream", 1);
+    }
+
+    @Override
+    protected void admitted(Admission admission) {
+      if (admission == Admission.ACCEPTED) {
+        samples.increment();
+      } else {
+        refused.increment(); // outside the accepted time window, or the aggregator is full
+      }
+    }
+  }
+
+  /** The samples of one snapshot; {@code lastCounters} holds the stream's counter baselines. */
+  static List<SampleRecord> samples(StreamMetricsMessage message, ServiceIdentity self,
+      Map<String, Double> lastCounters, Runnable onCounterNotTracked) {
+    long now = System.currentTimeMillis();
+    // (metric, cluster name) → summed value; the relation forms keyed by the destination service.
+    Map<String, Map<String, Long>> instanceValues = new LinkedHashMap<>();
+    Map<String, Map<String, Long>> relationValues = new LinkedHashMap<>();
+    long time = now;
+    for (Metrics.MetricFamily family : message.getEnvoyMetricsList()) {
+      for (Metrics.Metric m : family.getMetricList()) {
+        if (m.getTimestampMs() > 0) {
+          time = m.getTimestampMs();
+        }
+        List<String> server = EnvoyStatsMapping.SERVER.get(family.getName());
+        if (server != null) {
+          long v = Math.round(value(family, m));
+          server.forEach(name -> add(instanceValues, name, "", v));
+          continue;
+        }
+        EnvoyStatsMapping.ClusterStat stat = EnvoyStatsMapping.parseCluster(family.getName());
+        String clusterName = stat == null ? null : EnvoyStatsMapping.clusterName(stat.cluster());
+        if (clusterName == null) {
+          continue;
+        }
+        String gauge = EnvoyStatsMapping.CLUSTER_GAUGES.get(stat.stat());
+        long v;
+        String metric;
+        if (gauge != null) {
+          metric = gauge;
+          v = Math.round(value(family, m));
+        } else {
+          metric = EnvoyStatsMapping.CLUSTER_COUNTERS.get(stat.stat());
+          double total = value(family, m);
+          Double last = lastCounters.get(family.getName());
+          if (last == null && lastCounters.size() >= MAX_COUNTERS_PER_STREAM) {
+            onCounterNotTracked.run();
+            continue;
+          }
+          lastCounters.put(family.getName(), total);
+          // The first snapshot only sets the baseline; a counter reset restarts from zero.
+          v = last == null ? 0 : Math.round(total >= last ? total - last : total);
+        }
+        if (!(metric.equals(CLUSTER_MEMBERSHIP_HEALTHY) && EnvoyStatsMapping.excludedFromMembership(clusterName))) {
+          add(instanceValues, EnvoyMetricNames.perCluster(metric), clusterName, v);
+        }
+        if (stat.outbound() && EnvoyMetricNames.hasRelationForm(metric)) {
+          add(relationValues, EnvoyMetricNames.perRelation(metric), clusterName, v);
+        }
+      }
+    }
+    List<SampleRecord> out = new ArrayList<>();
+    long t = time;
+    instanceValues.forEach((metric, byLabel) -> byLabel.forEach((label, v) -> out.add(new SampleRecord(t, "", "",
+        self.service(), self.instance(), DetectPoint.SERVER, Layer.MESH_DP, metric, label, v))));
+    relationValues.forEach((metric, byDest) -> byDest.forEach((dest, v) -> out.add(new SampleRecord(t,
+        self.service(), "", dest, "", DetectPoint.CLIENT, Layer.MESH_DP, metric, "", v))));
+    return out;
+  }
+
+  private static void add(Map<String, Map<String, Long>> values, String metric, String label, long v) {
+    values.computeIfAbsent(metric, k -> new LinkedHashMap<>()).merge(label, v, Long::sum);
+  }
+
+  private static double value(Metrics.MetricFamily family, Metrics.Metric m) {
+    return switch (family.getType()) {
+      case COUNTER -> m.getCounter().getValue();
+      case GAUGE -> m.getGauge().getValue();
+      case UNTYPED -> m.getUntyped().getValue();
+      default -> 0;
+    };
+  }
+}

@@ -1,0 +1,120 @@
+package io.sextant.receiver.envoy.als;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.Struct;
+import com.google.protobuf.Timestamp;
+import com.google.protobuf.UInt32Value;
+import com.google.protobuf.Value;
+import io.envoyproxy.envoy.config.core.v3.Address;
+import io.envoyproxy.envoy.config.core.v3.Node;
+import io.envoyproxy.envoy.config.core.v3.RequestMethod;
+import io.envoyproxy.envoy.config.core.v3.SocketAddress;
+import io.envoyproxy.envoy.data.accesslog.v3.AccessLogCommon;
+import io.envoyproxy.envoy.data.accesslog.v3.HTTPAccessLogEntry;
+import io.envoyproxy.envoy.data.accesslog.v3.HTTPRequestProperties;
+import io.envoyproxy.envoy.data.accesslog.v3.HTTPResponseProperties;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sextant.api.model.CallRecord;
+import io.sextant.api.model.DetectPoint;
+import io.sextant.receiver.common.ServiceIdentity;
+import io.sextant.receiver.envoy.ServiceNaming;
+import io.sextant.receiver.k8s.KubernetesPeerResolver;
+import io.sextant.receiver.k8s.ServiceNameRule;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Without Istio's metadata exchange, peers are found by address through the Kubernetes API
+ * (fabric8's mock API server in CRUD mode): an inbound entry's caller by its downstream address,
+ * an outbound entry's callee by its upstream address.
+ */
+@EnableKubernetesMockClient(crud = true)
+class KubernetesResolutionTest {
+  KubernetesClient client; // injected by the mock-server extension
+
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private KubernetesPeerResolver resolver;
+
+  @AfterEach
+  void stop() {
+    if (resolver != null) {
+      resolver.close();
+    }
+  }
+
+  private void pod(String name, String app, String ip) {
+    client.resource(new PodBuilder()
+        .withNewMetadata().withNamespace("default").withName(name).withLabels(Map.of("app", app)).endMetadata()
+        .withNewSpec().withNodeName("node-1")
+            .addNewContainer().withName("app").withImage("app:1").endContainer().endSpec()
+        .withNewStatus().withPhase("Running").withPodIP(ip).endStatus()
+        .build()).create();
+  }
+
+  private static HTTPAccessLogEntry entry(String cluster, String downstreamIp, String upstreamIp) {
+    long now = System.currentTimeMillis();
+    return HTTPAccessLogEntry.newBuilder()
+        .setCommonProperties(AccessLogCommon.newBuilder()
+            .setStartTime(Timestamp.newBuilder().setSeconds(now / 1000))
+            .setUpstreamCluster(cluster)
+            .setDownstreamRemoteAddress(addr(downstreamIp))
+            .setUpstreamRemoteAddress(addr(upstreamIp)))
+        .setRequest(HTTPRequestProperties.newBuilder().setRequestMethod(RequestMethod.GET).setPath("/ratings/1"))
+        .setResponse(HTTPResponseProperties.newBuilder().setResponseCode(UInt32Value.of(200)))
+        .build();
+  }
+
+  private static Address addr(String ip) {
+    return Address.newBuilder().setSocketAddress(SocketAddress.newBuilder().setAddress(ip).setPortValue(9080)).build();
+  }
+
+  @Test
+  void peersWithoutMetadataExchangeAreResolvedByPodIp() throws Exception {
+    pod("reviews-v2-7bf8c9648f-4nx8k", "reviews", "10.1.0.7");
+    pod("ratings-v1-5f9699cfdf-qvx2m", "ratings", "10.1.0.9");
+    resolver = new KubernetesPeerResolver(client, ServiceNameRule.defaultRule(), registry, 1000);
+    resolver.start();
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (resolver.byIp("10.1.0.9").isEmpty() && System.currentTimeMillis() < deadline) {
+      Thread.sleep(20);
+    }
+    AccessLogConverter converter = new AccessLogConverter(new ServiceNaming(ServiceNaming.DEFAULT_LABELS),
+        new EndpointNamer("", 100, 100, () -> {}), resolver, 512, new AlsMetrics(registry));
+    Node ratingsNode = Node.newBuilder()
+        .setId("sidecar~10.1.0.9~ratings-v1-5f9699cfdf-qvx2m.default~default.svc.cluster.local")
+        .setMetadata(Struct.newBuilder()
+            .putFields("NAME", Value.newBuilder().setStringValue("ratings-v1-5f9699cfdf-qvx2m").build())
+            .putFields("NAMESPACE", Value.newBuilder().setStringValue("default").build())
+            .putFields("LABELS", Value.newBuilder().setStructValue(Struct.newBuilder()
+                .putFields("app", Value.newBuilder().setStringValue("ratings").build())).build()))
+        .build();
+    ServiceIdentity ratings = converter.self(ratingsNode).orElseThrow();
+    assertThat(ratings.service()).isEqualTo("ratings.default");
+
+    List<CallRecord> in = converter.http(entry("inbound|9080||", "10.1.0.7", "127.0.0.1"), ratings, false);
+    assertThat(in).hasSize(1);
+    assertThat(in.get(0).detectPoint()).isEqualTo(DetectPoint.SERVER);
+    assertThat(in.get(0).sourceService()).isEqualTo("reviews.default");
+    assertThat(in.get(0).sourceInstance()).isEqualTo("reviews-v2-7bf8c9648f-4nx8k");
+    assertThat(in.get(0).destService()).isEqualTo("ratings.default");
+
+    ServiceIdentity reviews = new ServiceIdentity("reviews.default", "reviews-v2-7bf8c9648f-4nx8k", Map.of());
+    List<CallRecord> out = converter.http(
+        entry("outbound|9080||ratings.default.svc.cluster.local", "127.0.0.1", "10.1.0.9"),
+        reviews, false);
+    assertThat(out).hasSize(1);
+    assertThat(out.get(0).detectPoint()).isEqualTo(DetectPoint.CLIENT);
+    assertThat(out.get(0).destService()).isEqualTo("ratings.default");
+
+    // An address nobody knows: the entry is counted as unresolved, not silently lost.
+    assertThat(converter.http(entry("outbound|9080||x", "127.0.0.1", "10.9.9.9"), reviews, false)).isEmpty();
+    assertThat(registry.get("sextant_als_entries_dropped").tag("reason", "destination_unresolved").counter().count())
+        .isEqualTo(1.0);
+  }
+}
