@@ -3,9 +3,9 @@ package io.sextant.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.Status;
-import io.sextant.core.query.mqe.MqeEntity;
 import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
+import io.sextant.core.query.mqe.MqeEntity;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;

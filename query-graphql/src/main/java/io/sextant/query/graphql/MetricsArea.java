@@ -1,13 +1,13 @@
 package io.sextant.query.graphql;
 
-import static io.sextant.query.graphql.Fetchers.duration;
 import static io.sextant.query.graphql.Fetchers.concurrent;
+import static io.sextant.query.graphql.Fetchers.duration;
 import static io.sextant.query.graphql.Fetchers.safe;
 
 import graphql.schema.idl.RuntimeWiring;
 import io.sextant.core.metric.MetricDefinition;
-import io.sextant.core.query.QueryDuration;
 import io.sextant.core.query.MetricQueries;
+import io.sextant.core.query.QueryDuration;
 import io.sextant.core.query.mqe.KeyValue;
 import io.sextant.core.query.mqe.Mqe;
 import io.sextant.core.query.mqe.MqeEntity;

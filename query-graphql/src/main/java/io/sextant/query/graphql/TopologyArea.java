@@ -6,8 +6,8 @@ import static io.sextant.query.graphql.Fetchers.safe;
 
 import graphql.schema.idl.RuntimeWiring;
 import io.sextant.api.id.EntityIds;
-import io.sextant.core.query.TopologyQueries;
 import io.sextant.core.query.MetadataQueries;
+import io.sextant.core.query.TopologyQueries;
 import io.sextant.core.query.TopologyView.Call;
 import io.sextant.core.query.TopologyView.Node;
 import io.sextant.core.query.TopologyView.Topology;

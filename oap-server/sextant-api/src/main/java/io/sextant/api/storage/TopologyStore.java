@@ -1,7 +1,6 @@
 package io.sextant.api.storage;
 
 import io.sextant.api.model.Scope;
-
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.sextant.core.aggregate;
 
-import io.sextant.core.metric.MetricGroup;
 import io.sextant.core.metric.EncodedState;
+import io.sextant.core.metric.MetricGroup;
 
 /**
  * A copy of an accumulator taken by the flusher. {@code closed} means no record will ever be added

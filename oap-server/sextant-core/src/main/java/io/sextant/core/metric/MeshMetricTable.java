@@ -1,6 +1,5 @@
 package io.sextant.core.metric;
 
-import io.sextant.api.model.Scope;
 import static io.sextant.core.metric.Functions.apdex;
 import static io.sextant.core.metric.Functions.cpm;
 import static io.sextant.core.metric.Functions.longAvg;
@@ -11,6 +10,7 @@ import static io.sextant.core.metric.Functions.sum;
 import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.FlowRecord;
 import io.sextant.api.model.MeshRecord;
+import io.sextant.api.model.Scope;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;

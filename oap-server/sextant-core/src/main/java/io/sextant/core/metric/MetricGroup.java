@@ -1,8 +1,8 @@
 package io.sextant.core.metric;
 
-import io.sextant.api.model.Scope;
 import io.sextant.api.model.MeshRecord;
 import io.sextant.api.model.SampleRecord;
+import io.sextant.api.model.Scope;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

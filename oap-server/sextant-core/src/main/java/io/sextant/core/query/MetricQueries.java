@@ -6,11 +6,10 @@ import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.time.Step;
 import io.sextant.core.metric.AggregateFunction;
+import io.sextant.core.metric.EncodedState;
 import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricDefinition;
 import io.sextant.core.metric.MetricState;
-import io.sextant.api.model.Scope;
-import io.sextant.core.metric.EncodedState;
 import io.sextant.core.query.mqe.KeyValue;
 import io.sextant.core.query.mqe.MqeEntity;
 import io.sextant.core.query.mqe.MqeException;
@@ -23,7 +22,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**

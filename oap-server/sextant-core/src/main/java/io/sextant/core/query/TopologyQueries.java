@@ -1,11 +1,10 @@
 package io.sextant.core.query;
 
 import io.sextant.api.id.EntityIds;
-import io.sextant.api.storage.Edge;
 import io.sextant.api.model.Scope;
+import io.sextant.api.storage.Edge;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.storage.StorageComponent;
-import io.sextant.api.model.Scope;
 import io.sextant.core.query.TopologyView.Call;
 import io.sextant.core.query.TopologyView.InstanceNode;
 import io.sextant.core.query.TopologyView.InstanceTopology;

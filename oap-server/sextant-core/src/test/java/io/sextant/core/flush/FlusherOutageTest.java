@@ -21,7 +21,6 @@ import io.sextant.core.aggregate.AggregatorLimits;
 import io.sextant.core.dispatch.MeshDispatcher;
 import io.sextant.core.metric.MeshMetricTable;
 import io.sextant.core.metric.MetricCatalog;
-import io.sextant.core.query.MetricQueries;
 import io.sextant.core.query.QueryServices;
 import io.sextant.core.query.mqe.MqeEntity;
 import io.sextant.storage.memory.MemoryStorage;

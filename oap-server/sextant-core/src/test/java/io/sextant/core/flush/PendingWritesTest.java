@@ -3,8 +3,8 @@ package io.sextant.core.flush;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sextant.api.model.DetectPoint;
-import io.sextant.api.storage.Edge;
 import io.sextant.api.model.Scope;
+import io.sextant.api.storage.Edge;
 import io.sextant.api.storage.EndpointMeta;
 import io.sextant.api.storage.PartialRow;
 import io.sextant.api.time.Step;

@@ -3,6 +3,7 @@ package io.sextant.core.flush;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sextant.api.model.Layer;
+import io.sextant.api.model.Scope;
 import io.sextant.api.time.Step;
 import io.sextant.core.aggregate.EntityRef;
 import io.sextant.core.aggregate.Snapshot;
@@ -10,10 +11,8 @@ import io.sextant.core.metric.EncodedState;
 import io.sextant.core.metric.MeshMetricTable;
 import io.sextant.core.metric.MetricGroup;
 import io.sextant.core.metric.MetricState;
-import io.sextant.api.model.Scope;
 import io.sextant.core.metric.Source;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 

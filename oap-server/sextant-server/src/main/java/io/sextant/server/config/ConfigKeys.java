@@ -4,10 +4,9 @@ import static io.sextant.api.config.ConfigKey.integer;
 import static io.sextant.api.config.ConfigKey.oneOf;
 import static io.sextant.api.config.ConfigKey.string;
 
-
 import io.sextant.api.config.ConfigKey;
-import java.time.ZoneId;
 import io.sextant.api.plugin.StorageFactory;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 

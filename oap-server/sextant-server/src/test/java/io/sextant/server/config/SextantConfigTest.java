@@ -1,9 +1,9 @@
 package io.sextant.server.config;
 
-import io.sextant.api.config.ConfigKey;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.sextant.api.config.ConfigKey;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

@@ -3,8 +3,8 @@ package io.sextant.testkit.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sextant.api.model.DetectPoint;
-import io.sextant.api.storage.Edge;
 import io.sextant.api.model.Scope;
+import io.sextant.api.storage.Edge;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

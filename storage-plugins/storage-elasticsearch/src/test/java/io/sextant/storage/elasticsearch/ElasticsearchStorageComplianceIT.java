@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sextant.api.model.DetectPoint;
-import io.sextant.api.storage.Edge;
 import io.sextant.api.model.Scope;
+import io.sextant.api.storage.Edge;
 import io.sextant.api.storage.PartialRow;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.storage.StorageComponent;

@@ -1,7 +1,7 @@
 package io.sextant.storage.memory;
 
-import io.sextant.api.storage.Edge;
 import io.sextant.api.model.Scope;
+import io.sextant.api.storage.Edge;
 import io.sextant.api.storage.TopologyStore;
 import java.util.ArrayList;
 import java.util.List;

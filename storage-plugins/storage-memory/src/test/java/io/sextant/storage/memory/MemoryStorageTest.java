@@ -3,8 +3,8 @@ package io.sextant.storage.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sextant.api.model.DetectPoint;
-import io.sextant.api.storage.Edge;
 import io.sextant.api.model.Scope;
+import io.sextant.api.storage.Edge;
 import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.storage.PartialRow;
 import io.sextant.api.storage.ServiceMeta;
