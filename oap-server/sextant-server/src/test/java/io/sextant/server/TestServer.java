@@ -7,6 +7,7 @@ import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.sextant.server.assembly.SextantServer;
 import io.sextant.server.config.SextantConfig;
+import io.sextant.testkit.receiver.ClientStreams;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -16,8 +17,6 @@ import java.net.http.HttpResponse;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricServiceGrpc;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
@@ -68,24 +67,7 @@ final class TestServer implements AutoCloseable {
   /** Sends messages on any client-streaming call, waits for its end and returns its status. */
   static <Q, R> Status clientStream(Function<StreamObserver<R>, StreamObserver<Q>> call, List<Q> messages)
       throws Exception {
-    CompletableFuture<Status> done = new CompletableFuture<>();
-    StreamObserver<Q> out = call.apply(new StreamObserver<>() {
-      @Override
-      public void onNext(R value) {}
-
-      @Override
-      public void onError(Throwable t) {
-        done.complete(Status.fromThrowable(t));
-      }
-
-      @Override
-      public void onCompleted() {
-        done.complete(Status.OK);
-      }
-    });
-    messages.forEach(out::onNext);
-    out.onCompleted();
-    return done.get(30, TimeUnit.SECONDS);
+    return ClientStreams.send(call, messages);
   }
 
   /** POSTs a GraphQL query and returns the whole response ({@code data}, {@code errors}). */

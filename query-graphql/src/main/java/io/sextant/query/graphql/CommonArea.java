@@ -10,19 +10,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /** common.graphqls and the platform part of metadata-v2: version, health, time. */
-public final class CommonArea implements SchemaArea {
-  private final String version;
-  private final Supplier<CheckResult> health;
-  private final ZoneId zone;
-  private final Clock clock;
-
-  public CommonArea(String version, Supplier<CheckResult> health, ZoneId zone, Clock clock) {
-    this.version = version;
-    this.health = health;
-    this.zone = zone;
-    this.clock = clock;
-  }
-
+public record CommonArea(String version, Supplier<CheckResult> health, ZoneId zone, Clock clock) implements SchemaArea {
   @Override
   public void wire(RuntimeWiring.Builder w) {
     w.type("Query", t -> t

@@ -15,15 +15,7 @@ import java.util.List;
 import java.util.Map;
 
 /** metadata-v2.graphqls (and the v1 aliases swctl still calls): services, instances, endpoints. */
-public final class MetadataArea implements SchemaArea {
-  private final MetadataQueries q;
-  private final QueryLimits limits;
-
-  public MetadataArea(MetadataQueries q, QueryLimits limits) {
-    this.q = q;
-    this.limits = limits;
-  }
-
+public record MetadataArea(MetadataQueries q, QueryLimits limits) implements SchemaArea {
   @Override
   public void wire(RuntimeWiring.Builder w) {
     w.type("Query", t -> t

@@ -24,17 +24,7 @@ import java.util.Map;
 import java.util.concurrent.Executor;
 
 /** metrics-v3.graphqls: MQE ({@code execExpression}) and the metric catalogue. */
-public final class MetricsArea implements SchemaArea {
-  private final MetricQueries q;
-  private final QueryLimits limits;
-  private final Executor expressions;
-
-  public MetricsArea(MetricQueries q, QueryLimits limits, Executor expressions) {
-    this.q = q;
-    this.limits = limits;
-    this.expressions = expressions;
-  }
-
+public record MetricsArea(MetricQueries q, QueryLimits limits, Executor expressions) implements SchemaArea {
   @Override
   public void wire(RuntimeWiring.Builder w) {
     w.type("Query", t -> t

@@ -20,17 +20,7 @@ import java.util.Set;
  * topology.graphqls. Mesh data has no endpoint relations (as in SkyWalking), so endpoint
  * dependencies are empty; process topology comes with the eBPF receivers.
  */
-public final class TopologyArea implements SchemaArea {
-  private final TopologyQueries q;
-  private final MetadataQueries metadata;
-  private final QueryLimits limits;
-
-  public TopologyArea(TopologyQueries q, MetadataQueries metadata, QueryLimits limits) {
-    this.q = q;
-    this.metadata = metadata;
-    this.limits = limits;
-  }
-
+public record TopologyArea(TopologyQueries q, MetadataQueries metadata, QueryLimits limits) implements SchemaArea {
   @Override
   public void wire(RuntimeWiring.Builder w) {
     w.type("Query", t -> t

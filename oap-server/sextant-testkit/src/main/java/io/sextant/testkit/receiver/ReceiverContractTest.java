@@ -15,12 +15,12 @@ import io.sextant.api.config.ConfigKey;
 import io.sextant.api.plugin.ReceiverContext;
 import io.sextant.api.plugin.ReceiverFactory;
 import io.sextant.api.receiver.Receiver;
+import io.sextant.testkit.config.KeySettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -91,7 +91,7 @@ public abstract class ReceiverContractTest<M> {
     registry = new SimpleMeterRegistry();
     sink = new RecordingSink();
     ReceiverFactory factory = factory();
-    receiver = factory.create(new ReceiverContext(new DefaultSettings(factory.keys(), settings()), sink, registry));
+    receiver = factory.create(new ReceiverContext(KeySettings.of(factory.keys(), settings()), sink, registry));
     receiver.start();
     GrpcServiceBuilder grpc = GrpcService.builder().supportedSerializationFormats(GrpcSerializationFormats.PROTO);
     for (ServerServiceDefinition service : receiver.services()) {
@@ -215,23 +215,6 @@ public abstract class ReceiverContractTest<M> {
   /** Sends messages on any client-streaming call, waits for its end and returns its status. */
   protected static <Q, R> Status clientStream(Function<StreamObserver<R>, StreamObserver<Q>> call, List<Q> messages)
       throws Exception {
-    CompletableFuture<Status> done = new CompletableFuture<>();
-    StreamObserver<Q> out = call.apply(new StreamObserver<>() {
-      @Override
-      public void onNext(R value) {}
-
-      @Override
-      public void onError(Throwable t) {
-        done.complete(Status.fromThrowable(t));
-      }
-
-      @Override
-      public void onCompleted() {
-        done.complete(Status.OK);
-      }
-    });
-    messages.forEach(out::onNext);
-    out.onCompleted();
-    return done.get(30, TimeUnit.SECONDS);
+    return ClientStreams.send(call, messages);
   }
 }

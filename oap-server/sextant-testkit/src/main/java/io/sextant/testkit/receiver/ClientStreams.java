@@ -1,0 +1,36 @@
+package io.sextant.testkit.receiver;
+
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/** Drives a real client-streaming gRPC call the way an agent does, for receiver tests. */
+public final class ClientStreams {
+  private ClientStreams() {}
+
+  /** Sends the messages on one client-streaming call, waits for its end and returns its status. */
+  public static <Q, R> Status send(Function<StreamObserver<R>, StreamObserver<Q>> call, List<Q> messages)
+      throws Exception {
+    CompletableFuture<Status> done = new CompletableFuture<>();
+    StreamObserver<Q> out = call.apply(new StreamObserver<>() {
+      @Override
+      public void onNext(R value) {}
+
+      @Override
+      public void onError(Throwable t) {
+        done.complete(Status.fromThrowable(t));
+      }
+
+      @Override
+      public void onCompleted() {
+        done.complete(Status.OK);
+      }
+    });
+    messages.forEach(out::onNext);
+    out.onCompleted();
+    return done.get(30, TimeUnit.SECONDS);
+  }
+}
