@@ -61,7 +61,8 @@ public class AggregatorBenchmark {
 
   static Aggregator newAggregator() {
     return new Aggregator(MeshMetricTable.standardCatalog(500), new MeshDispatcher(1_000_000),
-        new TimeBuckets(ZoneId.of("UTC"), Clock.systemUTC()), new AggregatorLimits(10_000_000, 1440, 10), new SimpleMeterRegistry());
+        new TimeBuckets(ZoneId.of("UTC"), Clock.systemUTC()), new AggregatorLimits(10_000_000, 1440, 10),
+        new SimpleMeterRegistry());
   }
 
   @Setup(Level.Trial)

@@ -237,7 +237,8 @@ final class AlsTraffic {
 
   /** Draws the entries of one stream's proxy. Not thread-safe; one per stream. */
   Stream stream(int index, double errorRatio, long seed) {
-    return new Stream(proxyFor(index), new CallSampler(topology, 0, errorRatio, seed + 0x9E3779B97F4A7C15L * (index + 1)));
+    return new Stream(proxyFor(index),
+        new CallSampler(topology, 0, errorRatio, seed + 0x9E3779B97F4A7C15L * (index + 1)));
   }
 
   final class Stream {
@@ -275,11 +276,13 @@ final class AlsTraffic {
         Edge edge = self.edges.get(i);
         boolean out = self.outbound.get(i);
         if (out) {
-          sampler.next(edge, self.instance, edge.dest.instances.get(rnd.nextInt(edge.dest.instances.size())), nowMillis);
+          sampler.next(edge, self.instance, edge.dest.instances.get(rnd.nextInt(edge.dest.instances.size())),
+              nowMillis);
           http.addLogEntry(outbound());
           records += self.gateway ? 2 : 1;
         } else {
-          Instance caller = edge.source == null ? null : edge.sourceInstances.get(rnd.nextInt(edge.sourceInstances.size()));
+          Instance caller = edge.source == null ? null
+              : edge.sourceInstances.get(rnd.nextInt(edge.sourceInstances.size()));
           sampler.next(edge, caller, self.instance, nowMillis);
           http.addLogEntry(inbound());
           records += 1;
@@ -308,7 +311,8 @@ final class AlsTraffic {
       AccessLogCommon.Builder common = AccessLogCommon.newBuilder()
           .setSampleRate(1.0)
           .setStartTime(timestamp(s.clientStartMillis))
-          .setDownstreamRemoteAddress(self.gateway ? address(externalIp(), ephemeralPort()) : address(self.ip, ephemeralPort()))
+          .setDownstreamRemoteAddress(self.gateway ? address(externalIp(), ephemeralPort())
+              : address(self.ip, ephemeralPort()))
           .setDownstreamLocalAddress(self.gateway ? address(self.ip, 8080) : target.vip())
           .setUpstreamRemoteAddress(callee.podAddress)
           .setUpstreamLocalAddress(address(self.ip, ephemeralPort()))
@@ -320,7 +324,10 @@ final class AlsTraffic {
       return entry(common, s);
     }
 
-    /** The callee's proxy logs the call into its workload: the caller, if in the mesh, is in {@code downstream_peer}. */
+    /**
+     * The callee's proxy logs the call into its workload: the caller, if in the mesh, is in
+     * {@code downstream_peer}.
+     */
     private HTTPAccessLogEntry inbound() {
       CallSampler s = sampler;
       Proxy caller = s.source == null ? null : byInstance.get(s.source);
@@ -408,7 +415,8 @@ final class AlsTraffic {
           .setPath(path)
           .setUserAgent(grpc ? "grpc-java-netty/1.63.0" : external
               ? "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0" : "python-requests/2.31.0")
-          .setRequestId(new UUID(rnd.nextLong() & ~0xF000L | 0x4000L, rnd.nextLong() & ~(3L << 62) | (1L << 63)).toString())
+          .setRequestId(new UUID(rnd.nextLong() & ~0xF000L | 0x4000L, rnd.nextLong() & ~(3L << 62) | (1L << 63))
+              .toString())
           .setRequestHeadersBytes(180 + rnd.nextInt(240))
           .setRequestBodyBytes(method.equals("GET") || method.equals("DELETE") ? 0 : 40 + rnd.nextInt(900));
       if (grpc) {

@@ -94,7 +94,8 @@ public class GraphqlBenchmark {
     Map<String, Object> duration = Map.of("start", format(start), "end", format(end), "step", "MINUTE");
     topology = ExecutionInput.newExecutionInput().query(QueryLoad.TOPOLOGY_QUERY)
         .variables(Map.of("ids", ids, "duration", duration)).build();
-    int calls = ((List<?>) ((Map<?, ?>) ((Map<?, ?>) graphql.execute(topology).getData()).get("topology")).get("calls")).size();
+    int calls = ((List<?>) ((Map<?, ?>) ((Map<?, ?>) graphql.execute(topology).getData()).get("topology"))
+        .get("calls")).size();
     if (calls != CALLS) {
       throw new IllegalStateException("expected " + CALLS + " calls, the query answered " + calls);
     }

@@ -157,7 +157,8 @@ public final class LoadGenerator {
         System.out.println("         ...");
       }
       if (batch == 1) {
-        System.out.println("note: Envoy flushes several access-log entries per message; --batch=10 is closer to a real proxy");
+        System.out.println(
+            "note: Envoy flushes several access-log entries per message; --batch=10 is closer to a real proxy");
       }
       for (int i = 0; i < streams; i++) {
         alsStreams.add(traffic.stream(i, o.ratio("error-ratio"), o.longValue("seed"))
@@ -247,7 +248,8 @@ public final class LoadGenerator {
               (s.receiverAccepted() - lastScrape.receiverAccepted()) / secs,
               (s.aggregatorAccepted() - lastScrape.aggregatorAccepted()) / secs,
               s.receiverRejected() - base.receiverRejected()));
-          line.append(String.format(Locale.ROOT, " | lag %,d", sent - (s.receiverAccepted() - base.receiverAccepted())));
+          line.append(String.format(Locale.ROOT, " | lag %,d",
+              sent - (s.receiverAccepted() - base.receiverAccepted())));
         }
         line.append(rssText());
         long failed = senders.stream().mapToLong(x -> x.streamsFailed.get()).sum();
@@ -330,7 +332,8 @@ public final class LoadGenerator {
       double open = end.first("sextant_aggregator_open_accumulators");
       double partials = end.first("sextant_storage_memory_partials");
       double pending = end.first("sextant_flush_pending_partials");
-      System.out.printf(Locale.ROOT, "server state        %,.0f open accumulators, %,.0f partials stored, %,.0f pending%n",
+      System.out.printf(Locale.ROOT,
+          "server state        %,.0f open accumulators, %,.0f partials stored, %,.0f pending%n",
           open, partials, pending);
       double heap = end.sum("jvm_memory_used_bytes", "area=\"heap\"");
       if (heap > 0) {
@@ -347,8 +350,8 @@ public final class LoadGenerator {
           serverCpu / 1e9, serverCpu / (double) sendNanos, sent == 0 ? 0 : serverCpu / 1e3 / sent, per);
     }
     long pooled = als ? alsPools.stream().mapToLong(p -> p.totalRecords).sum() : pool.totalRecords;
-    System.out.printf(Locale.ROOT, "generator CPU       %.1f s while sending = %.2f cores%s; %s of %,d %s rebuilt %d times,"
-        + " %.1f ms each%n", cpuUsed / 1e9, cpuUsed / (double) sendNanos,
+    System.out.printf(Locale.ROOT, "generator CPU       %.1f s while sending = %.2f cores%s; %s of %,d %s"
+        + " rebuilt %d times, %.1f ms each%n", cpuUsed / 1e9, cpuUsed / (double) sendNanos,
         inprocess ? " (process total: includes the in-process server)" : "",
         als ? alsPools.size() + " pools" : "pool", pooled, unit, poolBuilds.get(),
         poolBuilds.get() == 0 ? 0 : poolBuildNanos.get() / 1e6 / poolBuilds.get());
@@ -365,7 +368,8 @@ public final class LoadGenerator {
       printByReason(end, base, "sextant_receiver_records_rejected_total", "rejected");
     }
     boolean ok = accepted == sent && aggregated == sent && rejected == 0;
-    System.out.printf(Locale.ROOT, "processed == sent   %s (sent %,d, receiver accepted %,d, aggregator accepted %,d)%n",
+    System.out.printf(Locale.ROOT,
+        "processed == sent   %s (sent %,d, receiver accepted %,d, aggregator accepted %,d)%n",
         ok ? "YES" : "NO", sent, accepted, aggregated);
     return ok;
   }
@@ -382,13 +386,15 @@ public final class LoadGenerator {
         - base.sum("sextant_als_entries_attributed_total"));
     long callerUnknown = (long) (end.sum("sextant_als_entries_partially_attributed_total")
         - base.sum("sextant_als_entries_partially_attributed_total"));
-    System.out.printf(Locale.ROOT, "server received     %,d HTTP entries = %,.0f entries/s; %,d attributed (%,d without a"
-        + " known caller); dropped %,d%n", received, received / secs, attributed, callerUnknown, dropped);
+    System.out.printf(Locale.ROOT, "server received     %,d HTTP entries = %,.0f entries/s; %,d attributed"
+        + " (%,d without a known caller); dropped %,d%n", received, received / secs, attributed, callerUnknown,
+        dropped);
     if (dropped > 0) {
       printByReason(end, base, "sextant_als_entries_dropped_total", "dropped");
     }
-    System.out.printf(Locale.ROOT, "server accepted     %,d call records (aggregator) = %,.0f rec/s; %,d expected from the"
-        + " entries sent (%.2f per entry)%n", calls, calls / secs, derived, sent == 0 ? 0.0 : (double) derived / sent);
+    System.out.printf(Locale.ROOT, "server accepted     %,d call records (aggregator) = %,.0f rec/s; %,d expected"
+        + " from the entries sent (%.2f per entry)%n", calls, calls / secs, derived,
+        sent == 0 ? 0.0 : (double) derived / sent);
     boolean processed = received == sent && dropped == 0;
     System.out.printf(Locale.ROOT, "processed == sent   %s (sent %,d entries, server received %,d, dropped %,d)%n",
         processed ? "YES" : "NO", sent, received, dropped);
@@ -418,7 +424,8 @@ public final class LoadGenerator {
     double max = end.first("sextant_flush_duration_seconds_max");
     double count = end.sum("sextant_flush_duration_seconds_count") - base.sum("sextant_flush_duration_seconds_count");
     double sum = end.sum("sextant_flush_duration_seconds_sum") - base.sum("sextant_flush_duration_seconds_sum");
-    return String.format(Locale.ROOT, "p50 %.1f ms, p99 %.1f ms, max %.1f ms, mean %.1f ms over %.0f flushes in the run",
+    return String.format(Locale.ROOT,
+        "p50 %.1f ms, p99 %.1f ms, max %.1f ms, mean %.1f ms over %.0f flushes in the run",
         p50 * 1e3, p99 * 1e3, max * 1e3, count > 0 ? sum / count * 1e3 : Double.NaN, count);
   }
 

@@ -248,7 +248,8 @@ final class MeshTopology {
     }
   }
 
-  private static List<Instance> pods(Random r, String service, String namespace, List<String> versions, int perVersion) {
+  private static List<Instance> pods(Random r, String service, String namespace, List<String> versions,
+      int perVersion) {
     List<Instance> out = new ArrayList<>();
     for (String version : versions) {
       String replicaSet = hex(r, 10);

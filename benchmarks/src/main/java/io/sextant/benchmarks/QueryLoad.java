@@ -324,12 +324,14 @@ public final class QueryLoad {
       long cpu = cpuAfter >= 0 && cpuBefore >= 0 ? cpuAfter - cpuBefore : -1;
       System.out.printf(Locale.ROOT, "server pid %d         rss %s before, %s after the measurement, peak sampled %s;"
           + " CPU %s%n", serverPid, mb(rssBefore), mb(rssAfter), mb(peakRss),
-          cpu < 0 ? "?" : String.format(Locale.ROOT, "%.1f s = %.0f%% of a core", cpu / 1e9, cpu / 1e9 / seconds * 100));
+          cpu < 0 ? "?"
+              : String.format(Locale.ROOT, "%.1f s = %.0f%% of a core", cpu / 1e9, cpu / 1e9 / seconds * 100));
     }
     if (firstError.get() != null) {
       System.out.println("first error           " + firstError.get());
     }
-    System.out.println(errors == 0 ? "all requests succeeded" : String.format(Locale.ROOT, "%,d requests failed", errors));
+    System.out.println(errors == 0 ? "all requests succeeded"
+        : String.format(Locale.ROOT, "%,d requests failed", errors));
     return errors == 0 ? 0 : 1;
   }
 
@@ -599,8 +601,8 @@ public final class QueryLoad {
           for (JsonNode n : t.path("nodes")) {
             real += n.path("isReal").asBoolean() ? 1 : 0;
           }
-          System.out.printf(Locale.ROOT, "first topology answer: %d nodes (%d real), %d calls, %,d bytes%n", nodes, real,
-              calls, res.body().length);
+          System.out.printf(Locale.ROOT, "first topology answer: %d nodes (%d real), %d calls, %,d bytes%n",
+              nodes, real, calls, res.body().length);
         }
         return null;
       }
@@ -632,7 +634,8 @@ public final class QueryLoad {
         s.emptyServices.add(service);
       }
       if (described.putIfAbsent(kind.name, true) == null) {
-        System.out.printf(Locale.ROOT, "first %s answer: type %s, %d series, %d values, %d of them present, %,d bytes%n",
+        System.out.printf(Locale.ROOT,
+            "first %s answer: type %s, %d series, %d values, %d of them present, %,d bytes%n",
             kind.name, r.path("type").asText(), series, values, present, res.body().length);
       }
       return null;

@@ -15,7 +15,8 @@ import java.util.Map;
 
 /** What we read about the server: its Prometheus {@code /metrics}, and /proc for its memory and CPU. */
 final class ServerStats {
-  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(Duration.ofSeconds(2)).build();
   private final URI metricsUri;
 
   ServerStats(String httpHostPort) {

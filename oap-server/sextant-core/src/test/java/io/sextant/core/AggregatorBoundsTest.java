@@ -45,7 +45,8 @@ class AggregatorBoundsTest {
   @Test
   void recordsOutsideTheWindowAreRefused() {
     Aggregator a = new Aggregator(MeshMetricTable.standardCatalog(500), new MeshDispatcher(100),
-        new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC()), new AggregatorLimits(1000, 60, 10), new SimpleMeterRegistry());
+        new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC()), new AggregatorLimits(1000, 60, 10),
+        new SimpleMeterRegistry());
     long now = System.currentTimeMillis();
     assertThat(a.offerCall(call(now - 61 * 60_000L, "svc", "GET:/"))).isEqualTo(Admission.REJECTED_TIME_RANGE);
     assertThat(a.offerCall(call(now + 11 * 60_000L, "svc", "GET:/"))).isEqualTo(Admission.REJECTED_TIME_RANGE);

@@ -66,9 +66,11 @@ class CollectorsMergeTest {
     List<Aggregator> aggregators = new ArrayList<>();
     List<Flusher> flushers = new ArrayList<>();
     for (int c = 0; c < collectors; c++) {
-      Aggregator a = new Aggregator(catalog, new MeshDispatcher(10_000), buckets, new AggregatorLimits(1_000_000, 60, 10), new SimpleMeterRegistry());
+      Aggregator a = new Aggregator(catalog, new MeshDispatcher(10_000), buckets,
+          new AggregatorLimits(1_000_000, 60, 10), new SimpleMeterRegistry());
       aggregators.add(a);
-      flushers.add(new Flusher(a, storage, buckets, new FlusherConfig(1000, 1000, 0, 1, 64L << 20), "c" + c, new SimpleMeterRegistry()));
+      flushers.add(new Flusher(a, storage, buckets, new FlusherConfig(1000, 1000, 0, 1, 64L << 20), "c" + c,
+          new SimpleMeterRegistry()));
     }
     for (int i = 0; i < records.size(); i++) {
       assertThat(aggregators.get(i % collectors).offerCall(records.get(i))).isEqualTo(Admission.ACCEPTED);
@@ -88,7 +90,8 @@ class CollectorsMergeTest {
     long end = buckets.minuteBucket(now);
     long start = TimeBuckets.plus(end, Step.MINUTE, -6);
     List<Long> minutes = TimeBuckets.range(start, end, Step.MINUTE, 100);
-    List<Long> hours = TimeBuckets.range(TimeBuckets.rollup(start, Step.HOUR), TimeBuckets.rollup(end, Step.HOUR), Step.HOUR, 10);
+    List<Long> hours = TimeBuckets.range(TimeBuckets.rollup(start, Step.HOUR), TimeBuckets.rollup(end, Step.HOUR),
+        Step.HOUR, 10);
     int compared = 0;
     for (MetricDefinition def : catalog.all()) {
       for (MqeEntity entity : entities()) {
@@ -110,7 +113,8 @@ class CollectorsMergeTest {
     }
     assertThat(compared).as("non-empty points compared").isGreaterThan(500);
     // And the totals are the records that went in: every server-side call to b counted once.
-    long serverCallsToB = records.stream().filter(r -> r.destService().equals("b") && r.detectPoint() == DetectPoint.SERVER).count();
+    long serverCallsToB = records.stream()
+        .filter(r -> r.destService().equals("b") && r.detectPoint() == DetectPoint.SERVER).count();
     double sum = 0;
     for (Double v : one.read("service_cpm", Map.of(), entities().get(1), minutes, Step.MINUTE).get(0).values()) {
       sum += v == null ? 0 : v;

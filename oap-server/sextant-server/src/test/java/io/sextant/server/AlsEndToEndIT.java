@@ -38,12 +38,15 @@ import org.junit.jupiter.api.Test;
  * counted by reason.
  */
 class AlsEndToEndIT {
-  static final Istio.Pod GATEWAY = new Istio.Pod("istio-ingressgateway-5d9f7", "istio-system", "istio-ingressgateway", "10.0.0.2");
-  static final Istio.Pod PRODUCTPAGE = new Istio.Pod("productpage-v1-6b746f74dc-9stvs", "default", "productpage", "10.0.1.1");
+  static final Istio.Pod GATEWAY =
+      new Istio.Pod("istio-ingressgateway-5d9f7", "istio-system", "istio-ingressgateway", "10.0.0.2");
+  static final Istio.Pod PRODUCTPAGE =
+      new Istio.Pod("productpage-v1-6b746f74dc-9stvs", "default", "productpage", "10.0.1.1");
   static final Istio.Pod REVIEWS_1 = new Istio.Pod("reviews-v1-545db77b95-2ps7q", "default", "reviews", "10.0.1.2");
   static final Istio.Pod REVIEWS_2 = new Istio.Pod("reviews-v2-7bf8c9648f-4nx8k", "default", "reviews", "10.0.1.3");
   static final Istio.Pod MONGODB = new Istio.Pod("mongodb-v1-0", "default", "mongodb", "10.0.1.9");
-  private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter MINUTE =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(ZoneOffset.UTC);
 
   private static TestServer sextant;
   private static long time;
@@ -66,14 +69,16 @@ class AlsEndToEndIT {
       productpage.add(inbound(time + i, GATEWAY, PRODUCTPAGE, "/productpage?u=" + i, i < 2 ? 503 : 200, 10L * (i + 1)));
     }
     for (int i = 0; i < 6; i++) {
-      productpage.add(outbound(time + i, PRODUCTPAGE, i % 2 == 0 ? REVIEWS_1 : REVIEWS_2, "/reviews/" + i, i == 0 ? 404 : 200, 30));
+      productpage.add(outbound(time + i, PRODUCTPAGE, i % 2 == 0 ? REVIEWS_1 : REVIEWS_2, "/reviews/" + i,
+          i == 0 ? 404 : 200, 30));
     }
     productpage.add(Istio.outboundUnknown(time, PRODUCTPAGE, "93.184.216.34"));
     productpage.add(Istio.outboundFailed(time, PRODUCTPAGE, REVIEWS_1, "/reviews/99"));
     // reviews' sidecars: the 6 inbound calls; more endpoints than the budget of 3.
     List<HTTPAccessLogEntry> reviews = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
-      reviews.add(inbound(time + i, PRODUCTPAGE, i % 2 == 0 ? REVIEWS_1 : REVIEWS_2, "/reviews/" + i, i == 0 ? 404 : 200, 25));
+      reviews.add(inbound(time + i, PRODUCTPAGE, i % 2 == 0 ? REVIEWS_1 : REVIEWS_2, "/reviews/" + i,
+          i == 0 ? 404 : 200, 25));
     }
     for (String path : List.of("/health", "/metrics", "/admin", "/debug")) {
       reviews.add(inbound(time, PRODUCTPAGE, REVIEWS_1, path, 200, 5));
@@ -103,7 +108,8 @@ class AlsEndToEndIT {
     sextant.close();
   }
 
-  private static StreamAccessLogsMessage message(Node node, List<HTTPAccessLogEntry> http, List<TCPAccessLogEntry> tcp) {
+  private static StreamAccessLogsMessage message(Node node, List<HTTPAccessLogEntry> http,
+      List<TCPAccessLogEntry> tcp) {
     StreamAccessLogsMessage.Builder b = StreamAccessLogsMessage.newBuilder();
     if (node != null) {
       b.setIdentifier(StreamAccessLogsMessage.Identifier.newBuilder().setNode(node).setLogName("als"));
@@ -126,8 +132,9 @@ class AlsEndToEndIT {
     MethodDescriptor<StreamAccessLogsMessage, StreamAccessLogsResponse> method =
         AccessLogServiceGrpc.getStreamAccessLogsMethod().toBuilder()
             .setFullMethodName("satellite.envoy.accesslog.v3.SatelliteAccessLogService/StreamAccessLogs").build();
-    ServiceDescriptor descriptor = ServiceDescriptor.newBuilder("satellite.envoy.accesslog.v3.SatelliteAccessLogService")
-        .addMethod(method).build();
+    ServiceDescriptor descriptor =
+        ServiceDescriptor.newBuilder("satellite.envoy.accesslog.v3.SatelliteAccessLogService")
+            .addMethod(method).build();
     Channel channel = GrpcClients.builder("http://127.0.0.1:" + sextant.grpcPort)
         .clientStubFactory(new GrpcClientStubFactory() {
           @Override
@@ -142,7 +149,8 @@ class AlsEndToEndIT {
         })
         .build(Channel.class);
     return TestServer.clientStream(
-        (StreamObserver<StreamAccessLogsResponse> out) -> ClientCalls.asyncClientStreamingCall(channel.newCall(method, CallOptions.DEFAULT), out),
+        (StreamObserver<StreamAccessLogsResponse> out) ->
+            ClientCalls.asyncClientStreamingCall(channel.newCall(method, CallOptions.DEFAULT), out),
         messages);
   }
 
@@ -162,10 +170,13 @@ class AlsEndToEndIT {
   @Test
   void servicesAreNamedAsSkyWalkingNamesThem() throws Exception {
     TreeSet<String> names = new TreeSet<>();
-    sextant.data("{ listServices(layer: \"MESH\") { name } }").get("listServices").forEach(s -> names.add(s.get("name").asText()));
-    assertThat(names).containsExactly("istio-ingressgateway.istio-system", "mongodb.default", "productpage.default", "reviews.default");
+    sextant.data("{ listServices(layer: \"MESH\") { name } }").get("listServices")
+        .forEach(s -> names.add(s.get("name").asText()));
+    assertThat(names).containsExactly("istio-ingressgateway.istio-system", "mongodb.default", "productpage.default",
+        "reviews.default");
     JsonNode instances = sextant.data("{ listInstances(duration: " + duration() + ", serviceId: \""
-        + EntityIds.serviceId("reviews.default", true) + "\") { name attributes { name value } } }").get("listInstances");
+        + EntityIds.serviceId("reviews.default", true) + "\") { name attributes { name value } } }")
+        .get("listInstances");
     assertThat(instances).hasSize(2);
     assertThat(instances.get(0).get("name").asText()).isEqualTo(REVIEWS_1.name());
     assertThat(instances.get(0).get("attributes").toString()).contains("\"namespace\"", "\"default\"");
@@ -173,7 +184,8 @@ class AlsEndToEndIT {
 
   @Test
   void topologyHasEveryEdgeWithItsDetectPoints() throws Exception {
-    JsonNode calls = sextant.data("{ getGlobalTopology(duration: " + duration() + ", layer: \"MESH\") { calls { source target detectPoints } } }")
+    JsonNode calls = sextant.data("{ getGlobalTopology(duration: " + duration() + ", layer: \"MESH\")"
+        + " { calls { source target detectPoints } } }")
         .get("getGlobalTopology").get("calls");
     TreeSet<String> edges = new TreeSet<>();
     calls.forEach(c -> edges.add(EntityIds.parseServiceId(c.get("source").asText()).name() + "->"
@@ -203,19 +215,22 @@ class AlsEndToEndIT {
     assertThat(value("service_relation_server_cpm", ppToReviews)).isEqualTo("10");
     // Server side: a 404 is not a server failure.
     assertThat(value("service_sla", "serviceName: \"reviews.default\"")).isEqualTo("10000");
-    assertThat(value("service_relation_client_received", "serviceName: \"productpage.default\", destServiceName: \"mongodb.default\""))
+    assertThat(value("service_relation_client_received",
+        "serviceName: \"productpage.default\", destServiceName: \"mongodb.default\""))
         .isEqualTo("1200");
   }
 
   @Test
   void endpointsAreGroupedAndBudgeted() throws Exception {
     TreeSet<String> names = new TreeSet<>();
-    sextant.data("{ findEndpoint(serviceId: \"" + EntityIds.serviceId("reviews.default", true) + "\", limit: 100) { name } }")
+    sextant.data("{ findEndpoint(serviceId: \"" + EntityIds.serviceId("reviews.default", true)
+        + "\", limit: 100) { name } }")
         .get("findEndpoint").forEach(e -> names.add(e.get("name").asText()));
     // /reviews/0..99 group into one endpoint; the budget of 3 admits two more, the rest overflow.
     assertThat(names).containsExactly("<overflow>", "GET:/health", "GET:/metrics", "GET:/reviews/{id}");
     TreeSet<String> pp = new TreeSet<>();
-    sextant.data("{ findEndpoint(serviceId: \"" + EntityIds.serviceId("productpage.default", true) + "\", limit: 100) { name } }")
+    sextant.data("{ findEndpoint(serviceId: \"" + EntityIds.serviceId("productpage.default", true)
+        + "\", limit: 100) { name } }")
         .get("findEndpoint").forEach(e -> pp.add(e.get("name").asText()));
     assertThat(pp).containsExactly("GET:/productpage"); // query strings never make endpoints
   }

@@ -84,9 +84,11 @@ class BadInputIT {
     String metrics = sextant.get("/metrics");
     for (String reason : List.of("missing_dest_service", "string_too_long", "bad_latency", "bad_detect_point",
         "empty_message")) {
-      assertThat(metrics).contains("sextant_receiver_records_rejected_total{reason=\"" + reason + "\",receiver=\"mesh\"} 1.0");
+      assertThat(metrics)
+          .contains("sextant_receiver_records_rejected_total{reason=\"" + reason + "\",receiver=\"mesh\"} 1.0");
     }
-    assertThat(metrics).contains("sextant_receiver_records_rejected_total{reason=\"too_many_records\",receiver=\"mesh\"} 100.0");
+    assertThat(metrics)
+        .contains("sextant_receiver_records_rejected_total{reason=\"too_many_records\",receiver=\"mesh\"} 100.0");
     assertThat(metrics).contains("sextant_receiver_records_accepted_total{receiver=\"mesh\"} 3.0");
   }
 
@@ -96,11 +98,13 @@ class BadInputIT {
     for (int i = 0; i < 2000; i++) {
       huge.add(valid().build());
     }
-    Status status = sextant.stream(List.of(message(valid().build()), message(huge.toArray(new HTTPServiceMeshMetric[0]))));
+    Status status = sextant.stream(List.of(message(valid().build()),
+        message(huge.toArray(new HTTPServiceMeshMetric[0]))));
     assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
     Thread.sleep(200); // the stream's log completes just after the client sees the status
     assertThat(sextant.get("/metrics")).contains(
-        "sextant_grpc_streams_total{method=\"skywalking.v3.ServiceMeshMetricService/collect\",status=\"RESOURCE_EXHAUSTED\"} 1.0");
+        "sextant_grpc_streams_total{method=\"skywalking.v3.ServiceMeshMetricService/collect\","
+            + "status=\"RESOURCE_EXHAUSTED\"} 1.0");
     sextant.flush();
     assertThat(cpm()).isEqualTo(1);
     // The collector is still healthy and takes the next stream.
@@ -123,7 +127,8 @@ class BadInputIT {
 
   @Test
   void recordsOutsideTheTimeWindowAreRefused() throws Exception {
-    Status status = sextant.stream(List.of(message(valid().setStartTime(time - 3L * 86_400_000).build(), valid().build())));
+    Status status = sextant.stream(List.of(message(valid().setStartTime(time - 3L * 86_400_000).build(),
+        valid().build())));
     assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
     assertThat(status.getDescription()).contains("time_range");
     sextant.flush();

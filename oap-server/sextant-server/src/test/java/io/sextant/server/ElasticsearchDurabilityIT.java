@@ -36,8 +36,9 @@ class ElasticsearchDurabilityIT {
   }
 
   private static double cpm(TestServer s, String service, long minute) {
-    Double v = s.server.query().metrics().read("service_cpm", Map.of(), new MqeEntity(service, true, null, null, null, null, null,
-        null, null, null), List.of(minute), Step.MINUTE).get(0).values()[0];
+    Double v = s.server.query().metrics().read("service_cpm", Map.of(),
+        new MqeEntity(service, true, null, null, null, null, null, null, null, null), List.of(minute), Step.MINUTE)
+        .get(0).values()[0];
     return v == null ? 0 : v;
   }
 
@@ -93,10 +94,12 @@ class ElasticsearchDurabilityIT {
       for (TestServer s : List.of(a, b)) {
         assertThat(cpm(s, "productpage", minute)).isEqualTo(10);
         assertThat(cpm(s, "reviews", minute)).isEqualTo(8);
-        assertThat(s.server.query().metrics().read("service_sla", Map.of(), new MqeEntity("reviews", true, null, null, null, null,
-            null, null, null, null), List.of(minute), Step.MINUTE).get(0).values()[0]).isEqualTo(8750.0);
-        assertThat(s.server.query().metrics().read("service_percentile", Map.of("p", "50"), new MqeEntity("productpage", true, null,
-            null, null, null, null, null, null, null), List.of(minute), Step.MINUTE).get(0).values()[0]).isBetween(49.0, 51.0);
+        assertThat(s.server.query().metrics().read("service_sla", Map.of(),
+            new MqeEntity("reviews", true, null, null, null, null, null, null, null, null), List.of(minute),
+            Step.MINUTE).get(0).values()[0]).isEqualTo(8750.0);
+        assertThat(s.server.query().metrics().read("service_percentile", Map.of("p", "50"),
+            new MqeEntity("productpage", true, null, null, null, null, null, null, null, null), List.of(minute),
+            Step.MINUTE).get(0).values()[0]).isBetween(49.0, 51.0);
       }
     } finally {
       a.close();

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /** Envoy's metrics service: a sidecar's stat snapshots become the MESH_DP envoy_* metrics sent. */
 class EnvoyMetricsIT {
-  private static final Istio.Pod PRODUCTPAGE = new Istio.Pod("productpage-v1-6b746f74dc-9stvs", "default", "productpage", "10.0.1.1");
+  private static final Istio.Pod PRODUCTPAGE =
+      new Istio.Pod("productpage-v1-6b746f74dc-9stvs", "default", "productpage", "10.0.1.1");
   private static TestServer sextant;
   private static long time;
 
@@ -40,10 +41,13 @@ class EnvoyMetricsIT {
       long t = time + i * 10_000L;
       m.addEnvoyMetrics(gauge("server.memory_heap_size", (i + 1) * 100_000_000.0, t));
       m.addEnvoyMetrics(gauge("server.concurrency", 2, t));
-      m.addEnvoyMetrics(gauge("cluster.outbound|9080|v1|reviews.default.svc.cluster.local.upstream_rq_active", 3 + i, t));
+      m.addEnvoyMetrics(gauge("cluster.outbound|9080|v1|reviews.default.svc.cluster.local.upstream_rq_active",
+          3 + i, t));
       m.addEnvoyMetrics(gauge("cluster.outbound|9080|v2|reviews.default.svc.cluster.local.upstream_rq_active", 1, t));
-      m.addEnvoyMetrics(counter("cluster.outbound|9080|v1|reviews.default.svc.cluster.local.upstream_rq_total", 1000 + 50 * i, t));
-      m.addEnvoyMetrics(counter("cluster.outbound|9080||details.default.svc.cluster.local.upstream_rq_total", 10 + 7 * i, t));
+      m.addEnvoyMetrics(counter("cluster.outbound|9080|v1|reviews.default.svc.cluster.local.upstream_rq_total",
+          1000 + 50 * i, t));
+      m.addEnvoyMetrics(counter("cluster.outbound|9080||details.default.svc.cluster.local.upstream_rq_total",
+          10 + 7 * i, t));
       m.addEnvoyMetrics(gauge("cluster.xds-grpc.upstream_rq_active", 1, t)); // Envoy's own cluster: not charted
       messages.add(m.build());
     }
@@ -58,12 +62,14 @@ class EnvoyMetricsIT {
 
   private static Metrics.MetricFamily gauge(String name, double v, long t) {
     return Metrics.MetricFamily.newBuilder().setName(name).setType(Metrics.MetricType.GAUGE)
-        .addMetric(Metrics.Metric.newBuilder().setGauge(Metrics.Gauge.newBuilder().setValue(v)).setTimestampMs(t)).build();
+        .addMetric(Metrics.Metric.newBuilder().setGauge(Metrics.Gauge.newBuilder().setValue(v)).setTimestampMs(t))
+        .build();
   }
 
   private static Metrics.MetricFamily counter(String name, double v, long t) {
     return Metrics.MetricFamily.newBuilder().setName(name).setType(Metrics.MetricType.COUNTER)
-        .addMetric(Metrics.Metric.newBuilder().setCounter(Metrics.Counter.newBuilder().setValue(v)).setTimestampMs(t)).build();
+        .addMetric(Metrics.Metric.newBuilder().setCounter(Metrics.Counter.newBuilder().setValue(v))
+            .setTimestampMs(t)).build();
   }
 
   private static Status send(List<StreamMetricsMessage> messages) throws Exception {
@@ -73,14 +79,17 @@ class EnvoyMetricsIT {
   }
 
   private static Map<String, String> exec(String expression, String entity) throws Exception {
-    String m = DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(ZoneOffset.UTC).format(Instant.ofEpochMilli(time));
+    String m = DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(ZoneOffset.UTC)
+        .format(Instant.ofEpochMilli(time));
     JsonNode r = sextant.data("{ r: execExpression(expression: \"" + expression + "\", entity: {" + entity
-        + "}, duration: {start: \"" + m + "\", end: \"" + m + "\", step: MINUTE}) { error results { metric { labels { key value } } values { value } } } }")
+        + "}, duration: {start: \"" + m + "\", end: \"" + m + "\", step: MINUTE})"
+        + " { error results { metric { labels { key value } } values { value } } } }")
         .get("r");
     assertThat(r.get("error").isNull()).as(r.toString()).isTrue();
     Map<String, String> out = new TreeMap<>();
     for (JsonNode s : r.get("results")) {
-      String label = s.get("metric").get("labels").isEmpty() ? "" : s.get("metric").get("labels").get(0).get("value").asText();
+      String label = s.get("metric").get("labels").isEmpty() ? ""
+          : s.get("metric").get("labels").get(0).get("value").asText();
       JsonNode v = s.get("values").get(0).get("value");
       out.put(label, v.isNull() ? null : v.asText());
     }
@@ -95,8 +104,10 @@ class EnvoyMetricsIT {
     assertThat(names).contains("productpage.default");
     JsonNode instances = sextant.data("{ listInstances(duration: {start: \""
         + DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(ZoneOffset.UTC).format(Instant.ofEpochMilli(time))
-        + "\", end: \"" + DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(ZoneOffset.UTC).format(Instant.ofEpochMilli(time))
-        + "\", step: MINUTE}, serviceId: \"" + EntityIds.serviceId("productpage.default", true) + "\") { name } }").get("listInstances");
+        + "\", end: \""
+        + DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(ZoneOffset.UTC).format(Instant.ofEpochMilli(time))
+        + "\", step: MINUTE}, serviceId: \"" + EntityIds.serviceId("productpage.default", true) + "\") { name } }")
+        .get("listInstances");
     assertThat(instances.get(0).get("name").asText()).isEqualTo(PRODUCTPAGE.name());
   }
 
@@ -116,9 +127,11 @@ class EnvoyMetricsIT {
 
   @Test
   void relationMetricsPointAtTheUpstreamService() throws Exception {
-    assertThat(exec("envoy_sr_cluster_up_rq_active", "serviceName: \"productpage.default\", destServiceName: \"reviews.default\""))
+    assertThat(exec("envoy_sr_cluster_up_rq_active",
+        "serviceName: \"productpage.default\", destServiceName: \"reviews.default\""))
         .containsExactly(Map.entry("", "5"));
-    assertThat(exec("envoy_sr_cluster_up_rq_incr", "serviceName: \"productpage.default\", destServiceName: \"details.default\""))
+    assertThat(exec("envoy_sr_cluster_up_rq_incr",
+        "serviceName: \"productpage.default\", destServiceName: \"details.default\""))
         .containsExactly(Map.entry("", "14"));
   }
 }

@@ -41,12 +41,14 @@ final class Istio {
     }
 
     Node sidecar() {
-      return Node.newBuilder().setId("sidecar~" + ip + "~" + name + "." + namespace + "~" + namespace + ".svc.cluster.local")
+      return Node.newBuilder()
+          .setId("sidecar~" + ip + "~" + name + "." + namespace + "~" + namespace + ".svc.cluster.local")
           .setCluster(app + "." + namespace).setMetadata(metadata()).build();
     }
 
     Node gateway() {
-      return Node.newBuilder().setId("router~" + ip + "~" + name + "." + namespace + "~" + namespace + ".svc.cluster.local")
+      return Node.newBuilder()
+          .setId("router~" + ip + "~" + name + "." + namespace + "~" + namespace + ".svc.cluster.local")
           .setCluster(app + "." + namespace).setMetadata(metadata()).build();
     }
 
@@ -71,9 +73,11 @@ final class Istio {
         .setUpstreamRemoteAddress(addr(upstream.ip(), 9080))
         .setTlsProperties(TLSProperties.newBuilder()
             .setLocalCertificateProperties(TLSProperties.CertificateProperties.newBuilder().addSubjectAltName(
-                TLSProperties.CertificateProperties.SubjectAltName.newBuilder().setUri("spiffe://cluster.local/ns/x/sa/a")))
+                TLSProperties.CertificateProperties.SubjectAltName.newBuilder()
+                    .setUri("spiffe://cluster.local/ns/x/sa/a")))
             .setPeerCertificateProperties(TLSProperties.CertificateProperties.newBuilder().addSubjectAltName(
-                TLSProperties.CertificateProperties.SubjectAltName.newBuilder().setUri("spiffe://cluster.local/ns/y/sa/b"))));
+                TLSProperties.CertificateProperties.SubjectAltName.newBuilder()
+                    .setUri("spiffe://cluster.local/ns/y/sa/b"))));
   }
 
   static Address addr(String ip, int port) {
@@ -90,7 +94,8 @@ final class Istio {
             .putFilterStateObjects("downstream_peer", caller.peer())
             .setTimeToFirstUpstreamTxByte(Duration.newBuilder().setNanos(150_000))
             .setTimeToFirstUpstreamRxByte(ms(latencyMs - 1))
-            .setTimeToFirstDownstreamTxByte(Duration.newBuilder().setSeconds(0).setNanos((int) ((latencyMs - 1) * 1_000_000 + 80_000)))
+            .setTimeToFirstDownstreamTxByte(
+                Duration.newBuilder().setSeconds(0).setNanos((int) ((latencyMs - 1) * 1_000_000 + 80_000)))
             .setTimeToLastDownstreamTxByte(ms(latencyMs)))
         .setRequest(HTTPRequestProperties.newBuilder().setRequestMethod(RequestMethod.GET).setScheme("http")
             .setAuthority(callee.app() + ":9080").setPath(path))
@@ -104,7 +109,8 @@ final class Istio {
    */
   static HTTPAccessLogEntry outbound(long start, Pod caller, Pod callee, String path, int code, long latencyMs) {
     return HTTPAccessLogEntry.newBuilder()
-        .setCommonProperties(common(start, "outbound|9080||" + callee.app() + "." + callee.namespace() + ".svc.cluster.local",
+        .setCommonProperties(common(start,
+            "outbound|9080||" + callee.app() + "." + callee.namespace() + ".svc.cluster.local",
             caller, callee)
             .putFilterStateObjects("upstream_peer", callee.peer())
             .setTimeToFirstUpstreamTxByte(ms(1))
@@ -139,7 +145,8 @@ final class Istio {
   /** A TCP connection out of the caller's sidecar to the callee, with bytes. */
   static TCPAccessLogEntry tcpOutbound(long start, Pod caller, Pod callee, long received, long sent) {
     return TCPAccessLogEntry.newBuilder()
-        .setCommonProperties(common(start, "outbound|27017||" + callee.app() + "." + callee.namespace() + ".svc.cluster.local",
+        .setCommonProperties(common(start,
+            "outbound|27017||" + callee.app() + "." + callee.namespace() + ".svc.cluster.local",
             caller, callee).putFilterStateObjects("upstream_peer", callee.peer()).setDuration(ms(20)))
         .setConnectionProperties(ConnectionProperties.newBuilder().setReceivedBytes(received).setSentBytes(sent))
         .build();

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class MeshEndToEnd {
-  private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter MINUTE =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(ZoneOffset.UTC);
   private static final DateTimeFormatter HOUR = DateTimeFormatter.ofPattern("yyyy-MM-dd HH").withZone(ZoneOffset.UTC);
   private TestServer sextant;
   private long time;
@@ -64,8 +65,9 @@ abstract class MeshEndToEnd {
   }
 
   private List<String> exec(String expression, String entity, String duration) throws Exception {
-    JsonNode r = sextant.data("{ r: execExpression(expression: \"" + expression.replace("\"", "\\\"") + "\", entity: {"
-        + entity + "}, duration: " + duration + ") { type error results { metric { labels { key value } } values { id value } } } }").get("r");
+    JsonNode r = sextant.data("{ r: execExpression(expression: \"" + expression.replace("\"", "\\\"")
+        + "\", entity: {" + entity + "}, duration: " + duration
+        + ") { type error results { metric { labels { key value } } values { id value } } } }").get("r");
     assertThat(r.get("error").isNull()).as("error %s", r.get("error")).isTrue();
     List<String> out = new ArrayList<>();
     for (JsonNode series : r.get("results")) {
@@ -78,7 +80,8 @@ abstract class MeshEndToEnd {
 
   @Test
   void servicesOfTheMeshLayer() throws Exception {
-    JsonNode services = sextant.data("{ listServices(layer: \"MESH\") { id name shortName layers normal } }").get("listServices");
+    JsonNode services = sextant.data("{ listServices(layer: \"MESH\") { id name shortName layers normal } }")
+        .get("listServices");
     TreeSet<String> names = new TreeSet<>();
     for (JsonNode s : services) {
       names.add(s.get("name").asText());
@@ -86,16 +89,20 @@ abstract class MeshEndToEnd {
       assertThat(s.get("layers").toString()).isEqualTo("[\"MESH\"]");
       assertThat(s.get("normal").asBoolean()).isTrue();
     }
-    assertThat(names).containsExactly("details", "istio-ingressgateway", "mongodb", "productpage", "ratings", "reviews");
+    assertThat(names)
+        .containsExactly("details", "istio-ingressgateway", "mongodb", "productpage", "ratings", "reviews");
     assertThat(sextant.data("{ listLayers }").get("listLayers").toString()).isEqualTo("[\"MESH\"]");
-    assertThat(sextant.data("{ getAllServices(duration: " + duration() + ") { name } }").get("getAllServices")).hasSize(6);
+    assertThat(sextant.data("{ getAllServices(duration: " + duration() + ") { name } }").get("getAllServices"))
+        .hasSize(6);
   }
 
   @Test
   void idsRoundTripThroughEveryQueryThatTakesOne() throws Exception {
-    String reviews = sextant.data("{ findService(serviceName: \"reviews\") { id } }").get("findService").get("id").asText();
+    String reviews = sextant.data("{ findService(serviceName: \"reviews\") { id } }")
+        .get("findService").get("id").asText();
     assertThat(reviews).isEqualTo(sid("reviews"));
-    assertThat(sextant.data("{ getService(serviceId: \"" + reviews + "\") { name } }").get("getService").get("name").asText())
+    assertThat(sextant.data("{ getService(serviceId: \"" + reviews + "\") { name } }")
+        .get("getService").get("name").asText())
         .isEqualTo("reviews");
 
     JsonNode instances = sextant.data("{ listInstances(duration: " + duration() + ", serviceId: \"" + reviews
@@ -106,16 +113,19 @@ abstract class MeshEndToEnd {
     String v2 = instances.get(1).get("id").asText();
     assertThat(v2).isEqualTo(EntityIds.instanceId(reviews, "reviews-v2-0"));
     assertThat(instances.get(1).get("attributes").toString()).contains("\"pod\"", "reviews-v2-0");
-    assertThat(sextant.data("{ getInstance(instanceId: \"" + v2 + "\") { name } }").get("getInstance").get("name").asText())
+    assertThat(sextant.data("{ getInstance(instanceId: \"" + v2 + "\") { name } }")
+        .get("getInstance").get("name").asText())
         .isEqualTo("reviews-v2-0");
 
-    JsonNode endpoints = sextant.data("{ findEndpoint(serviceId: \"" + reviews + "\", keyword: \"reviews\", limit: 10) { id name } }")
+    JsonNode endpoints = sextant.data("{ findEndpoint(serviceId: \"" + reviews
+        + "\", keyword: \"reviews\", limit: 10) { id name } }")
         .get("findEndpoint");
     assertThat(endpoints).hasSize(1);
     assertThat(endpoints.get(0).get("name").asText()).isEqualTo("GET:/reviews/0");
     String endpointId = endpoints.get(0).get("id").asText();
     assertThat(endpointId).isEqualTo(EntityIds.endpointId(reviews, "GET:/reviews/0"));
-    JsonNode info = sextant.data("{ getEndpointInfo(endpointId: \"" + endpointId + "\") { id name serviceId serviceName } }")
+    JsonNode info = sextant.data("{ getEndpointInfo(endpointId: \"" + endpointId
+        + "\") { id name serviceId serviceName } }")
         .get("getEndpointInfo");
     assertThat(info.get("serviceId").asText()).isEqualTo(reviews);
     assertThat(info.get("serviceName").asText()).isEqualTo("reviews");
@@ -127,12 +137,14 @@ abstract class MeshEndToEnd {
 
   @Test
   void globalTopologyHasEveryEdgeWithItsDetectPoints() throws Exception {
-    JsonNode topo = sextant.data("{ getGlobalTopology(duration: " + duration() + ", layer: \"MESH\") { nodes { id name type isReal } "
+    JsonNode topo = sextant.data("{ getGlobalTopology(duration: " + duration() + ", layer: \"MESH\")"
+        + " { nodes { id name type isReal } "
         + "calls { id source target detectPoints sourceComponents targetComponents } } }").get("getGlobalTopology");
     TreeSet<String> edges = new TreeSet<>();
     for (JsonNode c : topo.get("calls")) {
       assertThat(c.get("id").asText()).isEqualTo(c.get("source").asText() + "-" + c.get("target").asText());
-      edges.add(name(c.get("source")) + "->" + name(c.get("target")) + " " + c.get("detectPoints") + " " + c.get("sourceComponents") + c.get("targetComponents"));
+      edges.add(name(c.get("source")) + "->" + name(c.get("target")) + " " + c.get("detectPoints") + " "
+          + c.get("sourceComponents") + c.get("targetComponents"));
     }
     assertThat(edges).containsExactly(
         "istio-ingressgateway->productpage [\"CLIENT\",\"SERVER\"] [\"http\"][\"http\"]",
@@ -149,7 +161,8 @@ abstract class MeshEndToEnd {
         + "\"], duration: " + duration() + ") { calls { id } } }").get("getServicesTopology");
     assertThat(many.get("calls")).hasSize(2);
 
-    JsonNode inst = sextant.data("{ getServiceInstanceTopology(clientServiceId: \"" + sid("productpage") + "\", serverServiceId: \""
+    JsonNode inst = sextant.data("{ getServiceInstanceTopology(clientServiceId: \"" + sid("productpage")
+        + "\", serverServiceId: \""
         + sid("reviews") + "\", duration: " + duration() + ") { nodes { name serviceName } calls { detectPoints } } }")
         .get("getServiceInstanceTopology");
     TreeSet<String> nodes = new TreeSet<>();
@@ -198,11 +211,15 @@ abstract class MeshEndToEnd {
 
   @Test
   void instanceEndpointAndRelationMetricsAreExact() throws Exception {
-    assertThat(exec("service_instance_cpm", "serviceName: \"reviews\", serviceInstanceName: \"reviews-v1-0\"")).containsExactly("4");
-    assertThat(exec("service_instance_sla", "serviceName: \"reviews\", serviceInstanceName: \"reviews-v1-0\"")).containsExactly("7500");
-    assertThat(exec("service_instance_resp_time", "serviceName: \"reviews\", serviceInstanceName: \"reviews-v2-0\"")).containsExactly("45");
+    assertThat(exec("service_instance_cpm", "serviceName: \"reviews\", serviceInstanceName: \"reviews-v1-0\""))
+        .containsExactly("4");
+    assertThat(exec("service_instance_sla", "serviceName: \"reviews\", serviceInstanceName: \"reviews-v1-0\""))
+        .containsExactly("7500");
+    assertThat(exec("service_instance_resp_time", "serviceName: \"reviews\", serviceInstanceName: \"reviews-v2-0\""))
+        .containsExactly("45");
     assertThat(exec("endpoint_cpm", "serviceName: \"reviews\", endpointName: \"GET:/reviews/0\"")).containsExactly("8");
-    assertThat(exec("endpoint_sla", "serviceName: \"productpage\", endpointName: \"GET:/productpage\"")).containsExactly("8000");
+    assertThat(exec("endpoint_sla", "serviceName: \"productpage\", endpointName: \"GET:/productpage\""))
+        .containsExactly("8000");
 
     String rel = "serviceName: \"productpage\", destServiceName: \"reviews\"";
     assertThat(exec("service_relation_client_cpm", rel)).containsExactly("8");
@@ -210,9 +227,10 @@ abstract class MeshEndToEnd {
     assertThat(exec("service_relation_client_call_sla", rel)).containsExactly("8750");
     assertThat(exec("service_relation_server_resp_time", rel)).containsExactly("45");
     assertThat(exec("service_client_sidecar_internal_req_latency_nanos", rel)).containsExactly("2500");
-    assertThat(exec("service_relation_client_received", "serviceName: \"reviews\", destServiceName: \"mongodb\"")).containsExactly("3000");
-    String instRel = "serviceName: \"productpage\", serviceInstanceName: \"productpage-v1-0\", destServiceName: \"reviews\", "
-        + "destServiceInstanceName: \"reviews-v1-0\"";
+    assertThat(exec("service_relation_client_received", "serviceName: \"reviews\", destServiceName: \"mongodb\""))
+        .containsExactly("3000");
+    String instRel = "serviceName: \"productpage\", serviceInstanceName: \"productpage-v1-0\","
+        + " destServiceName: \"reviews\", destServiceInstanceName: \"reviews-v1-0\"";
     assertThat(exec("service_instance_relation_server_cpm", instRel)).containsExactly("4");
     assertThat(exec("service_instance_relation_client_call_sla", instRel)).containsExactly("7500");
   }
@@ -240,11 +258,12 @@ abstract class MeshEndToEnd {
     JsonNode unsupported = sextant.graphql("{ getAllDatabases(duration: " + duration() + ") { id } }");
     assertThat(unsupported.get("errors").get(0).get("message").asText())
         .isEqualTo("operation 'getAllDatabases' is not supported by Sextant yet");
-    JsonNode unknownMetric = sextant.data("{ r: execExpression(expression: \"nope_cpm\", entity: {serviceName: \"x\"}, duration: "
-        + duration() + ") { type error } }").get("r");
+    JsonNode unknownMetric = sextant.data("{ r: execExpression(expression: \"nope_cpm\", entity: {serviceName: \"x\"},"
+        + " duration: " + duration() + ") { type error } }").get("r");
     assertThat(unknownMetric.get("type").asText()).isEqualTo("UNKNOWN");
     assertThat(unknownMetric.get("error").asText()).contains("unknown metric 'nope_cpm'");
-    JsonNode badDuration = sextant.graphql("{ getGlobalTopology(duration: {start: \"yesterday\", end: \"x\", step: MINUTE}) { calls { id } } }");
+    JsonNode badDuration = sextant.graphql(
+        "{ getGlobalTopology(duration: {start: \"yesterday\", end: \"x\", step: MINUTE}) { calls { id } } }");
     assertThat(badDuration.get("errors").get(0).get("message").asText()).contains("yyyy-MM-dd HHmm");
     JsonNode badId = sextant.graphql("{ getService(serviceId: \"not-an-id\") { name } }");
     assertThat(badId.get("errors").get(0).get("message").asText()).contains("malformed service id");
@@ -283,7 +302,7 @@ abstract class MeshEndToEnd {
   }
 
   private String expression(String[] widget, String fields) {
-    return "execExpression(expression: \"" + widget[0] + "\", entity: {" + widget[1] + "}, duration: " + duration() + ")"
-        + fields;
+    return "execExpression(expression: \"" + widget[0] + "\", entity: {" + widget[1] + "}, duration: " + duration()
+        + ")" + fields;
   }
 }

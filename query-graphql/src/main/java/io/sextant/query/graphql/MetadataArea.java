@@ -34,8 +34,10 @@ public record MetadataArea(MetadataQueries q, QueryLimits limits) implements Sch
           return services(q.services(null)).stream()
               .filter(s -> ((String) s.get("name")).contains(keyword)).toList();
         }))
-        .dataFetcher("findService", safe(env -> q.findService(env.getArgument("serviceName")).map(MetadataArea::service).orElse(null)))
-        .dataFetcher("searchService", safe(env -> q.findService(env.getArgument("serviceCode")).map(MetadataArea::service).orElse(null)))
+        .dataFetcher("findService", safe(env -> q.findService(env.getArgument("serviceName"))
+            .map(MetadataArea::service).orElse(null)))
+        .dataFetcher("searchService", safe(env -> q.findService(env.getArgument("serviceCode"))
+            .map(MetadataArea::service).orElse(null)))
         .dataFetcher("getService", safe(env -> {
           String id = env.getArgument("serviceId");
           EntityIds.parseServiceId(id);
@@ -48,8 +50,10 @@ public record MetadataArea(MetadataQueries q, QueryLimits limits) implements Sch
           EntityIds.parseChildId(id);
           return q.instance(id).map(MetadataArea::instance).orElse(null);
         }))
-        .dataFetcher("findEndpoint", safe(env -> endpoints(q, env.getArgument("serviceId"), env.getArgument("keyword"), env.getArgument("limit"))))
-        .dataFetcher("searchEndpoint", safe(env -> endpoints(q, env.getArgument("serviceId"), env.getArgument("keyword"), env.getArgument("limit"))))
+        .dataFetcher("findEndpoint", safe(env -> endpoints(q, env.getArgument("serviceId"),
+            env.getArgument("keyword"), env.getArgument("limit"))))
+        .dataFetcher("searchEndpoint", safe(env -> endpoints(q, env.getArgument("serviceId"),
+            env.getArgument("keyword"), env.getArgument("limit"))))
         .dataFetcher("getEndpointInfo", safe(env -> {
           String id = env.getArgument("endpointId");
           EntityIds.parseChildId(id);
@@ -100,7 +104,8 @@ public record MetadataArea(MetadataQueries q, QueryLimits limits) implements Sch
     return m;
   }
 
-  private static List<Map<String, Object>> endpoints(MetadataQueries q, String serviceId, String keyword, Integer limit) {
+  private static List<Map<String, Object>> endpoints(MetadataQueries q, String serviceId, String keyword,
+      Integer limit) {
     EntityIds.parseServiceId(serviceId);
     if (limit == null || limit < 0) {
       throw new IllegalArgumentException("limit must be a non-negative number");

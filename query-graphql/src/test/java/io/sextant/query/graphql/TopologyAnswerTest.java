@@ -85,7 +85,8 @@ class TopologyAnswerTest {
     assertThat(nodes.get(1)).isEqualTo(node(ratings, "ratings", "gRPC", true, List.of()));     // no metadata
     assertThat(nodes.get(2)).containsEntry("id", reviews).containsEntry("type", "http");
     assertThat((List<String>) nodes.get(2).get("layers")).containsExactlyInAnyOrder("MESH", "K8S_SERVICE");
-    assertThat((List<Map<String, Object>>) topology.get("calls")).extracting(c -> c.get("id"), c -> c.get("detectPoints"))
+    assertThat((List<Map<String, Object>>) topology.get("calls"))
+        .extracting(c -> c.get("id"), c -> c.get("detectPoints"))
         .containsExactlyInAnyOrder(
             org.assertj.core.groups.Tuple.tuple(EntityIds.relationId(gateway, reviews), List.of("CLIENT", "SERVER")),
             org.assertj.core.groups.Tuple.tuple(EntityIds.relationId(reviews, ratings), List.of("SERVER")));

@@ -28,7 +28,10 @@ public final class EnvoyMetricNames {
       MEMORY_PHYSICAL_SIZE_MAX, TOTAL_CONNECTIONS_USED, PARENT_CONNECTIONS_USED, WORKER_THREADS,
       WORKER_THREADS_MAX, BUG_FAILURES);
 
-  /** Cluster metric suffixes: {@code envoy_<suffix>} per cluster on the instance, {@code envoy_sr_<suffix>} per relation. */
+  /**
+   * Cluster metric suffixes: {@code envoy_<suffix>} per cluster on the instance, {@code envoy_sr_<suffix>} per
+   * relation.
+   */
   public static final String CLUSTER_MEMBERSHIP_HEALTHY = "cluster_membership_healthy";
   public static final String CLUSTER_UP_CX_ACTIVE = "cluster_up_cx_active";
   public static final String CLUSTER_UP_RQ_ACTIVE = "cluster_up_rq_active";

@@ -74,16 +74,21 @@ public final class MeshMetricTable implements MetricTable {
     // Sidecar-internal latencies (mesh.oal), in nanoseconds.
     call(t, "service_sidecar_internal_req_latency_nanos", Scope.SERVICE, Side.ANY, longAvg(REQ_NANOS));
     call(t, "service_sidecar_internal_resp_latency_nanos", Scope.SERVICE, Side.ANY, longAvg(RESP_NANOS));
-    call(t, "service_instance_sidecar_internal_req_latency_nanos", Scope.SERVICE_INSTANCE, Side.ANY, longAvg(REQ_NANOS));
-    call(t, "service_instance_sidecar_internal_resp_latency_nanos", Scope.SERVICE_INSTANCE, Side.ANY, longAvg(RESP_NANOS));
+    call(t, "service_instance_sidecar_internal_req_latency_nanos", Scope.SERVICE_INSTANCE, Side.ANY,
+        longAvg(REQ_NANOS));
+    call(t, "service_instance_sidecar_internal_resp_latency_nanos", Scope.SERVICE_INSTANCE, Side.ANY,
+        longAvg(RESP_NANOS));
     call(t, "endpoint_sidecar_internal_req_latency_nanos", Scope.ENDPOINT, Side.ANY, longAvg(REQ_NANOS));
     call(t, "endpoint_sidecar_internal_resp_latency_nanos", Scope.ENDPOINT, Side.ANY, longAvg(RESP_NANOS));
     for (Side side : new Side[] {Side.CLIENT, Side.SERVER}) {
       String s = side.name().toLowerCase();
       call(t, "service_" + s + "_sidecar_internal_req_latency_nanos", Scope.SERVICE_RELATION, side, longAvg(REQ_NANOS));
-      call(t, "service_" + s + "_sidecar_internal_resp_latency_nanos", Scope.SERVICE_RELATION, side, longAvg(RESP_NANOS));
-      call(t, "instance_" + s + "_sidecar_internal_req_latency_nanos", Scope.SERVICE_INSTANCE_RELATION, side, longAvg(REQ_NANOS));
-      call(t, "instance_" + s + "_sidecar_internal_resp_latency_nanos", Scope.SERVICE_INSTANCE_RELATION, side, longAvg(RESP_NANOS));
+      call(t, "service_" + s + "_sidecar_internal_resp_latency_nanos", Scope.SERVICE_RELATION, side,
+          longAvg(RESP_NANOS));
+      call(t, "instance_" + s + "_sidecar_internal_req_latency_nanos", Scope.SERVICE_INSTANCE_RELATION, side,
+          longAvg(REQ_NANOS));
+      call(t, "instance_" + s + "_sidecar_internal_resp_latency_nanos", Scope.SERVICE_INSTANCE_RELATION, side,
+          longAvg(RESP_NANOS));
     }
 
     // TCP throughput (tcp.oal): bytes summed over the bucket.

@@ -69,8 +69,8 @@ public final class MetricQueries implements SeriesSource {
       return readDataLabelled(def, entityId, labelSelector, buckets, step);
     }
     List<String> labels = selectLabels(def, labelSelector);
-    Map<Long, MetricState> states =
-        buckets.isEmpty() ? Map.of() : mergedStates(def, List.of(entityId), step, buckets.get(0), buckets.get(buckets.size() - 1));
+    Map<Long, MetricState> states = buckets.isEmpty() ? Map.of()
+        : mergedStates(def, List.of(entityId), step, buckets.get(0), buckets.get(buckets.size() - 1));
     List<Series> out = new ArrayList<>();
     for (String label : labels) {
       int labelIndex = fn.labelKey() == null ? 0 : fn.labelValues().indexOf(label);
@@ -92,7 +92,8 @@ public final class MetricQueries implements SeriesSource {
     AggregateFunction fn = def.function();
     for (String key : selector.keySet()) {
       if (!key.equals(fn.labelKey())) {
-        throw new MqeException("metric '" + def.name() + "' has no label '" + key + "' (it has '" + fn.labelKey() + "')");
+        throw new MqeException("metric '" + def.name() + "' has no label '" + key
+            + "' (it has '" + fn.labelKey() + "')");
       }
     }
     java.util.Set<String> wanted = selector.containsKey(fn.labelKey())
@@ -100,14 +101,15 @@ public final class MetricQueries implements SeriesSource {
     String prefix = entityId + "|";
     Map<String, Map<Long, MetricState>> byLabel = new TreeMap<>();
     if (!buckets.isEmpty()) {
-      for (MetricPartial p : storage.metrics().read(def.name(), null, step, buckets.get(0), buckets.get(buckets.size() - 1))) {
+      for (MetricPartial p : storage.metrics().read(def.name(), null, step, buckets.get(0),
+          buckets.get(buckets.size() - 1))) {
         if (!p.entityId().startsWith(prefix)) {
           continue;
         }
         String label = p.entityId().substring(prefix.length());
         if (wanted == null || wanted.contains(label)) {
-          fn.merge(byLabel.computeIfAbsent(label, l -> new HashMap<>()).computeIfAbsent(p.bucket(), b -> new MetricState()),
-              decode(p));
+          fn.merge(byLabel.computeIfAbsent(label, l -> new HashMap<>())
+              .computeIfAbsent(p.bucket(), b -> new MetricState()), decode(p));
         }
       }
     }
@@ -134,7 +136,8 @@ public final class MetricQueries implements SeriesSource {
     }
     for (String key : selector.keySet()) {
       if (!key.equals(fn.labelKey())) {
-        throw new MqeException("metric '" + def.name() + "' has no label '" + key + "' (it has '" + fn.labelKey() + "')");
+        throw new MqeException("metric '" + def.name() + "' has no label '" + key
+            + "' (it has '" + fn.labelKey() + "')");
       }
     }
     String wanted = selector.get(fn.labelKey());
@@ -172,7 +175,8 @@ public final class MetricQueries implements SeriesSource {
     Map<String, double[]> sums = new HashMap<>();
     Map<String, Map<Long, MetricState>> byEntity = new HashMap<>();
     if (!buckets.isEmpty()) {
-      for (MetricPartial p : storage.metrics().read(metric, null, step, buckets.get(0), buckets.get(buckets.size() - 1))) {
+      for (MetricPartial p : storage.metrics().read(metric, null, step, buckets.get(0),
+          buckets.get(buckets.size() - 1))) {
         def.function().merge(byEntity.computeIfAbsent(p.entityId(), k -> new HashMap<>())
             .computeIfAbsent(p.bucket(), b -> new MetricState()), decode(p));
       }
@@ -222,12 +226,14 @@ public final class MetricQueries implements SeriesSource {
     String serviceId = EntityIds.serviceId(service, e.normal() == null || e.normal());
     return switch (def.scope()) {
       case SERVICE -> serviceId;
-      case SERVICE_INSTANCE -> EntityIds.instanceId(serviceId, require(e.serviceInstanceName(), "serviceInstanceName", def));
+      case SERVICE_INSTANCE ->
+          EntityIds.instanceId(serviceId, require(e.serviceInstanceName(), "serviceInstanceName", def));
       case ENDPOINT -> EntityIds.endpointId(serviceId, require(e.endpointName(), "endpointName", def));
       case SERVICE_RELATION -> EntityIds.relationId(serviceId, destServiceId(e, def));
       case SERVICE_INSTANCE_RELATION -> EntityIds.relationId(
           EntityIds.instanceId(serviceId, require(e.serviceInstanceName(), "serviceInstanceName", def)),
-          EntityIds.instanceId(destServiceId(e, def), require(e.destServiceInstanceName(), "destServiceInstanceName", def)));
+          EntityIds.instanceId(destServiceId(e, def),
+              require(e.destServiceInstanceName(), "destServiceInstanceName", def)));
       case PROCESS, PROCESS_RELATION -> throw new MqeException("metric '" + def.name() + "' is a "
           + def.scope().name().toLowerCase() + " metric: process metrics are not served by Sextant yet");
     };

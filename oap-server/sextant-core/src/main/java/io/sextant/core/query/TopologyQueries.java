@@ -102,7 +102,8 @@ public final class TopologyQueries {
     void add(Edge e) {
       detectPoints.add(e.detectPoint().name());
       // As SkyWalking: the client side names the caller's component, the server side the callee's.
-      (e.detectPoint() == io.sextant.api.model.DetectPoint.CLIENT ? sourceComponents : targetComponents).add(e.component());
+      (e.detectPoint() == io.sextant.api.model.DetectPoint.CLIENT ? sourceComponents : targetComponents)
+          .add(e.component());
     }
 
     Call build() {

@@ -45,8 +45,8 @@ class FlusherOutageTest {
   @Test
   void writesWaitForTheStoreAndLoseNothing() {
     FlakyStorage storage = new FlakyStorage();
-    Aggregator aggregator = new Aggregator(catalog, new MeshDispatcher(10_000), buckets, new AggregatorLimits(100_000, 60, 10),
-        new SimpleMeterRegistry());
+    Aggregator aggregator = new Aggregator(catalog, new MeshDispatcher(10_000), buckets,
+        new AggregatorLimits(100_000, 60, 10), new SimpleMeterRegistry());
     Flusher flusher = new Flusher(aggregator, storage, buckets, new FlusherConfig(1000, 1000, 0, 1, 64L << 20), "c",
         new SimpleMeterRegistry());
     long now = System.currentTimeMillis();

@@ -178,7 +178,8 @@ public final class SextantServer implements AutoCloseable {
     String code = trailerStatus != null ? trailerStatus : headerStatus;
     String status = code == null ? (cause == null ? "UNKNOWN" : "ABORTED")
         : io.grpc.Status.fromCodeValue(Integer.parseInt(code)).getCode().name();
-    registry.counter("sextant_grpc_streams", "method", method == null ? "unknown" : method, "status", status).increment();
+    registry.counter("sextant_grpc_streams", "method", method == null ? "unknown" : method, "status", status)
+        .increment();
   }
 
   private CheckResult health() {

@@ -39,7 +39,8 @@ public final class ConfigKeys {
       integer("core.maxLateMinutes", 1440, 1, 100_000, "records older than this are refused"),
       integer("core.maxFutureMinutes", 10, 0, 1440, "records further in the future than this are refused"),
       integer("core.maxPendingMegabytes", 96, 1, 1_000_000,
-          "memory for partial rows waiting for storage (newer versions replace older); past it the oldest are dropped (counted)"),
+          "memory for partial rows waiting for storage (newer versions replace older); past it the oldest are"
+              + " dropped (counted)"),
       integer("core.maxCachedIds", 1_000_000, 0, 100_000_000, "entity ids cached by name"),
       integer("core.apdexThresholdMillis", 500, 1, 3_600_000, "apdex threshold T"),
 

@@ -17,7 +17,8 @@ public final class Plugins {
   private Plugins() {}
 
   /** Storage backends, by their {@code storage.selector} name; the first is the default. */
-  public static final List<StorageFactory> STORAGE = List.of(new MemoryStorageFactory(), new ElasticsearchStorageFactory());
+  public static final List<StorageFactory> STORAGE =
+      List.of(new MemoryStorageFactory(), new ElasticsearchStorageFactory());
 
   /** Receivers; each one enabled by its {@code receiver.<name>.enabled} is served, in this order. */
   public static final List<ReceiverFactory> RECEIVERS =

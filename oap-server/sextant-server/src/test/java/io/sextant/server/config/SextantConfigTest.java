@@ -27,7 +27,8 @@ class SextantConfigTest {
   void environmentOverridesTheFile(@TempDir Path dir) throws Exception {
     Path yaml = dir.resolve("application.yml");
     Files.writeString(yaml, "server:\n  grpcPort: 11900\ncore:\n  flushIntervalMillis: 500\n");
-    SextantConfig c = SextantConfig.load(yaml, Map.of("SEXTANT_CORE_FLUSH_INTERVAL_MILLIS", "250", "SEXTANT_STORAGE", "memory"));
+    SextantConfig c = SextantConfig.load(yaml,
+        Map.of("SEXTANT_CORE_FLUSH_INTERVAL_MILLIS", "250", "SEXTANT_STORAGE", "memory"));
     assertThat(c.integer("server.grpcPort")).isEqualTo(11900);
     assertThat(c.integer("core.flushIntervalMillis")).isEqualTo(250);
     assertThat(c.string("storage.selector")).isEqualTo("memory");

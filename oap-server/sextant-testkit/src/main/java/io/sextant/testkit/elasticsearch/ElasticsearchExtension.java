@@ -359,7 +359,8 @@ public final class ElasticsearchExtension implements BeforeAllCallback, AfterAll
     Path preferred = base.resolve("target").resolve("es-data").toAbsolutePath().normalize();
     if (OsUser.isRoot() && !OsUser.traversableByOthers(preferred)) {
       Path fallback = ElasticsearchDistribution.sharedRoot().resolve("es-data");
-      LOG.info("{} is not reachable by user '{}'; using {} for instance data", preferred, OsUser.esUserName(), fallback);
+      LOG.info("{} is not reachable by user '{}'; using {} for instance data", preferred, OsUser.esUserName(),
+          fallback);
       return fallback;
     }
     return preferred;
@@ -621,7 +622,8 @@ public final class ElasticsearchExtension implements BeforeAllCallback, AfterAll
       if (!awaitGone(tree, Duration.ofSeconds(5))) {
         tree.forEach(ProcessHandle::destroyForcibly);
         if (!awaitGone(tree, Duration.ofSeconds(10))) {
-          LOG.warn("Elasticsearch processes survived SIGKILL: {}", tree.stream().filter(ProcessHandle::isAlive).toList());
+          LOG.warn("Elasticsearch processes survived SIGKILL: {}",
+              tree.stream().filter(ProcessHandle::isAlive).toList());
         }
       }
     } catch (InterruptedException e) {

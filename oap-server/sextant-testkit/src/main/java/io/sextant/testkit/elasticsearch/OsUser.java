@@ -81,7 +81,8 @@ final class OsUser {
     } else if (onPath("setpriv")) {
       wrapped.addAll(List.of("setpriv", "--reuid=" + user, "--regid=" + primaryGroup(user), "--init-groups", "--"));
     } else {
-      throw new IllegalStateException("Neither runuser nor setpriv found: cannot drop root privileges for Elasticsearch");
+      throw new IllegalStateException(
+          "Neither runuser nor setpriv found: cannot drop root privileges for Elasticsearch");
     }
     wrapped.addAll(command);
     return wrapped;

@@ -22,10 +22,12 @@ public abstract class TopologyStoreCompliance extends StorageCompliance {
     storage.topology().write(List.of(client), 202611221005L);
     storage.topology().write(List.of(client), 202611221005L);
     awaitWrites();
-    assertThat(storage.topology().read(Scope.SERVICE, 202611221000L, 202611221010L)).containsExactlyInAnyOrder(client, server);
+    assertThat(storage.topology().read(Scope.SERVICE, 202611221000L, 202611221010L))
+        .containsExactlyInAnyOrder(client, server);
     assertThat(storage.topology().read(Scope.SERVICE, 202611221001L, 202611221004L)).isEmpty();
     assertThat(storage.topology().read(Scope.SERVICE, 202611221005L, 202611221005L)).containsExactly(client);
-    assertThat(storage.topology().read(Scope.SERVICE_INSTANCE, 202611221000L, 202611221000L)).containsExactly(instances);
+    assertThat(storage.topology().read(Scope.SERVICE_INSTANCE, 202611221000L, 202611221000L))
+        .containsExactly(instances);
   }
 
   @Test
@@ -40,11 +42,13 @@ public abstract class TopologyStoreCompliance extends StorageCompliance {
     storage.topology().write(List.of(edge), 202611230000L); // the next day
     awaitWrites();
     assertThat(storage.topology().read(Scope.SERVICE, 202611221059L, 202611221059L)).containsExactly(edge);
-    assertThat(storage.topology().read(Scope.SERVICE, 202611221100L, 202611221100L)).containsExactlyInAnyOrder(edge, other);
+    assertThat(storage.topology().read(Scope.SERVICE, 202611221100L, 202611221100L))
+        .containsExactlyInAnyOrder(edge, other);
     assertThat(storage.topology().read(Scope.SERVICE, 202611221101L, 202611221129L)).isEmpty();
     assertThat(storage.topology().read(Scope.SERVICE, 202611221040L, 202611221058L)).containsExactly(other);
     assertThat(storage.topology().read(Scope.SERVICE, 202611221131L, 202611222358L)).isEmpty();
     assertThat(storage.topology().read(Scope.SERVICE, 202611230000L, 202611230010L)).containsExactly(edge);
-    assertThat(storage.topology().read(Scope.SERVICE, 202611220000L, 202611232359L)).containsExactlyInAnyOrder(edge, other);
+    assertThat(storage.topology().read(Scope.SERVICE, 202611220000L, 202611232359L))
+        .containsExactlyInAnyOrder(edge, other);
   }
 }

@@ -63,7 +63,8 @@ class ElasticsearchExtensionIT {
   private void assertDocumentPresent() throws Exception {
     HttpResponse<String> doc = get("/t/_doc/1");
     assertThat(doc.statusCode()).isEqualTo(200);
-    assertThat(doc.body()).contains("\"found\":true").contains("\"service\":\"checkout\"").contains("\"latency_ms\":42");
+    assertThat(doc.body()).contains("\"found\":true").contains("\"service\":\"checkout\"")
+        .contains("\"latency_ms\":42");
   }
 
   private URI uri(String path) {

@@ -82,7 +82,8 @@ public final class ElasticsearchStorage implements StorageComponent {
   private RestClient restClient() {
     HttpHost[] hosts = config.hosts().stream().map(h -> {
       int colon = h.lastIndexOf(':');
-      return new HttpHost(h.substring(0, colon), Integer.parseInt(h.substring(colon + 1)), config.tls() ? "https" : "http");
+      return new HttpHost(h.substring(0, colon), Integer.parseInt(h.substring(colon + 1)),
+          config.tls() ? "https" : "http");
     }).toArray(HttpHost[]::new);
     RestClientBuilder b = RestClient.builder(hosts)
         .setRequestConfigCallback(r -> r.setConnectTimeout(config.requestTimeoutMillis())
@@ -94,7 +95,8 @@ public final class ElasticsearchStorage implements StorageComponent {
     b.setHttpClientConfigCallback(http -> {
       if (!config.username().isEmpty()) {
         BasicCredentialsProvider credentials = new BasicCredentialsProvider();
-        credentials.setCredentials(AuthScope.ANY, new UsernamePasswordCredentials(config.username(), config.password()));
+        credentials.setCredentials(AuthScope.ANY,
+            new UsernamePasswordCredentials(config.username(), config.password()));
         http.setDefaultCredentialsProvider(credentials);
       }
       if (ssl != null) {

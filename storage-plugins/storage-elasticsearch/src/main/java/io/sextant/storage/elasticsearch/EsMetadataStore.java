@@ -169,7 +169,8 @@ final class EsMetadataStore implements MetadataStore {
   /** Every document matching the filters, merged per entity id. */
   private Map<String, Map<String, Object>> find(List<Query> filters) {
     Map<String, Map<String, Object>> byId = new LinkedHashMap<>();
-    Search.all(client, indices.metadata(), filters, "docId", d -> byId.merge((String) d.get("id"), d, EsMetadataStore::merge));
+    Search.all(client, indices.metadata(), filters, "docId",
+        d -> byId.merge((String) d.get("id"), d, EsMetadataStore::merge));
     return byId;
   }
 

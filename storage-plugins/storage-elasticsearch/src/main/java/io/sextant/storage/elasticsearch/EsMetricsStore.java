@@ -60,11 +60,13 @@ final class EsMetricsStore implements MetricsStore {
   }
 
   @Override
-  public List<MetricPartial> read(String metric, Collection<String> entityIds, Step step, long startBucket, long endBucket) {
+  public List<MetricPartial> read(String metric, Collection<String> entityIds, Step step, long startBucket,
+      long endBucket) {
     List<Query> filters = new ArrayList<>();
     filters.add(Query.of(q -> q.term(t -> t.field("metrics").value(metric))));
     filters.add(Query.of(q -> q.term(t -> t.field("step").value(step.name()))));
-    filters.add(Query.of(q -> q.range(r -> r.untyped(u -> u.field("bucket").gte(JsonData.of(startBucket)).lte(JsonData.of(endBucket))))));
+    filters.add(Query.of(q -> q.range(r -> r.untyped(u -> u.field("bucket")
+        .gte(JsonData.of(startBucket)).lte(JsonData.of(endBucket))))));
     if (entityIds != null) {
       List<FieldValue> ids = entityIds.stream().map(FieldValue::of).toList();
       filters.add(Query.of(q -> q.terms(t -> t.field("entity").terms(v -> v.value(ids)))));

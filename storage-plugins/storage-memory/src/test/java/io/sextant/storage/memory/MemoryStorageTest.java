@@ -25,7 +25,8 @@ class MemoryStorageTest {
     MemoryStorage s = new MemoryStorage(new MemoryStorageConfig(1000));
     s.metrics().write(List.of(partial(202611221000L, "c1", 1, 5)));
     s.metrics().write(List.of(partial(202611221000L, "c1", 1, 7), partial(202611221000L, "c2", 1, 3)));
-    List<MetricPartial> read = s.metrics().read("service_cpm", List.of("YQ==.1"), Step.MINUTE, 202611221000L, 202611221000L);
+    List<MetricPartial> read =
+        s.metrics().read("service_cpm", List.of("YQ==.1"), Step.MINUTE, 202611221000L, 202611221000L);
     assertThat(read).extracting(p -> p.values()[0]).containsExactlyInAnyOrder(7L, 3L);
     assertThat(s.partialCount()).isEqualTo(2);
   }
@@ -54,8 +55,10 @@ class MemoryStorageTest {
     s.topology().write(List.of(e), 202611221005L);
     assertThat(s.topology().read(Scope.SERVICE, 202611221001L, 202611221004L)).isEmpty();
     assertThat(s.topology().read(Scope.SERVICE, 202611221000L, 202611221010L)).containsExactly(e);
-    s.metadata().upsertServices(List.of(new ServiceMeta("YQ==.1", "a", true, Set.of("MESH"), 202611221005L, 202611221005L)));
-    s.metadata().upsertServices(List.of(new ServiceMeta("YQ==.1", "a", true, Set.of("K8S_SERVICE"), 202611221000L, 202611221000L)));
+    s.metadata().upsertServices(
+        List.of(new ServiceMeta("YQ==.1", "a", true, Set.of("MESH"), 202611221005L, 202611221005L)));
+    s.metadata().upsertServices(
+        List.of(new ServiceMeta("YQ==.1", "a", true, Set.of("K8S_SERVICE"), 202611221000L, 202611221000L)));
     ServiceMeta a = s.metadata().service("YQ==.1").orElseThrow();
     assertThat(a.layers()).containsExactly("K8S_SERVICE", "MESH");
     assertThat(a.firstSeen()).isEqualTo(202611221000L);

@@ -85,10 +85,12 @@ class MqeParserTest {
       "avg(service_sla                 => syntax error at position 15: expected ')' but found end of input",
       "(1 + 2                          => syntax error at position 6: expected ')' but found end of input",
       "(1 + 2))                        => syntax error at position 7: unexpected ')'",
-      "service_cpm +                   => syntax error at position 13: expected a metric, number, function or '(' but found end of input",
+      "service_cpm +                   => syntax error at position 13: expected a metric, number, function or '('"
+          + " but found end of input",
       "service_cpm service_sla         => syntax error at position 12: unexpected 'service_sla'",
       "a # b                           => syntax error at position 2: unexpected character '#'",
-      "a * * b                         => syntax error at position 4: expected a metric, number, function or '(' but found '*'",
+      "a * * b                         => syntax error at position 4: expected a metric, number, function or '('"
+          + " but found '*'",
       "a{p='50}                        => syntax error at position 4: unterminated string",
       "a{p=50}                         => syntax error at position 4: expected a quoted label value but found '50'",
       "a{p='50'                        => syntax error at position 8: expected '}' but found end of input",
@@ -101,16 +103,26 @@ class MqeParserTest {
       "1 + rate(service_cpm, 2)        => unknown function 'rate' (at position 4)",
       "avg()                           => function 'avg' takes 1 argument, got 0 (at position 0)",
       "max(a, b)                       => function 'max' takes 1 argument, got 2 (at position 0)",
-      "sum(p='1')                      => function 'sum' expects an expression, not the label argument 'p='1'' (at position 4)",
-      "top_n(service_cpm, 10)          => function 'top_n' takes at least 3 arguments: top_n(metric, n, des|asc [, attr='v' ...]), got 2 (at position 0)",
-      "top_n(service_cpm + 1, 10, des) => function 'top_n' expects a metric name as its first argument, got 'service_cpm + 1' (at position 6)",
-      "top_n(service_cpm, 0, des)      => function 'top_n' expects a positive integer as its second argument, got '0' (at position 19)",
-      "top_n(service_cpm, 2.5, des)    => function 'top_n' expects a positive integer as its second argument, got '2.5' (at position 19)",
-      "top_n(service_cpm, 10, up)      => function 'top_n' expects order 'des' or 'asc' as its third argument, got 'up' (at position 23)",
-      "top_n(service_cpm, 10, des, 1)  => function 'top_n' expects a label argument like name='value', got '1' (at position 28)",
-      "relabels(a, p='1')              => function 'relabels' takes an expression followed by pairs of label arguments, e.g. relabels(expr, p='50,75', percentile='P50,P75'), got 2 argument(s) (at position 0)",
-      "relabels(a, p='1,2', q='x')     => function 'relabels': label 'p' lists 2 value(s) but 'q' lists 1 (at position 12)",
-      "relabels(a, p='1', 2)           => function 'relabels' expects a label argument like name='value', got '2' (at position 19)",
+      "sum(p='1')                      => function 'sum' expects an expression, not the label argument 'p='1''"
+          + " (at position 4)",
+      "top_n(service_cpm, 10)          => function 'top_n' takes at least 3 arguments:"
+          + " top_n(metric, n, des|asc [, attr='v' ...]), got 2 (at position 0)",
+      "top_n(service_cpm + 1, 10, des) => function 'top_n' expects a metric name as its first argument,"
+          + " got 'service_cpm + 1' (at position 6)",
+      "top_n(service_cpm, 0, des)      => function 'top_n' expects a positive integer as its second argument,"
+          + " got '0' (at position 19)",
+      "top_n(service_cpm, 2.5, des)    => function 'top_n' expects a positive integer as its second argument,"
+          + " got '2.5' (at position 19)",
+      "top_n(service_cpm, 10, up)      => function 'top_n' expects order 'des' or 'asc' as its third argument,"
+          + " got 'up' (at position 23)",
+      "top_n(service_cpm, 10, des, 1)  => function 'top_n' expects a label argument like name='value', got '1'"
+          + " (at position 28)",
+      "relabels(a, p='1')              => function 'relabels' takes an expression followed by pairs of label"
+          + " arguments, e.g. relabels(expr, p='50,75', percentile='P50,P75'), got 2 argument(s) (at position 0)",
+      "relabels(a, p='1,2', q='x')     => function 'relabels': label 'p' lists 2 value(s) but 'q' lists 1"
+          + " (at position 12)",
+      "relabels(a, p='1', 2)           => function 'relabels' expects a label argument like name='value', got '2'"
+          + " (at position 19)",
   })
   void parseErrorsNamePositionAndReason(String expression, String message) {
     assertThatThrownBy(() -> Mqe.parse(expression)).isInstanceOf(MqeException.class).hasMessage(message);
