@@ -171,8 +171,8 @@ final class AlsTraffic {
   private record ServiceNames(Address vip, String outboundCluster, String sni, String authority) {}
 
   private final MeshTopology topology;
-  private final Map<Instance, Proxy> byInstance = new IdentityHashMap<>();
-  private final Map<Service, ServiceNames> names = new IdentityHashMap<>();
+  private final IdentityHashMap<Instance, Proxy> byInstance = new IdentityHashMap<>();
+  private final IdentityHashMap<Service, ServiceNames> names = new IdentityHashMap<>();
   /** Proxies that log HTTP, round robin over services. */
   final List<Proxy> proxies;
 
@@ -415,8 +415,8 @@ final class AlsTraffic {
           .setPath(path)
           .setUserAgent(grpc ? "grpc-java-netty/1.63.0" : external
               ? "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0" : "python-requests/2.31.0")
-          .setRequestId(new UUID(rnd.nextLong() & ~0xF000L | 0x4000L, rnd.nextLong() & ~(3L << 62) | (1L << 63))
-              .toString())
+          .setRequestId(new UUID((rnd.nextLong() & ~0xF000L) | 0x4000L,
+              (rnd.nextLong() & ~(3L << 62)) | (1L << 63)).toString())
           .setRequestHeadersBytes(180 + rnd.nextInt(240))
           .setRequestBodyBytes(method.equals("GET") || method.equals("DELETE") ? 0 : 40 + rnd.nextInt(900));
       if (grpc) {

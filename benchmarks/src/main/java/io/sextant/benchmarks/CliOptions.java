@@ -1,6 +1,7 @@
 package io.sextant.benchmarks;
 
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -79,7 +80,7 @@ abstract class CliOptions {
   }
 
   final boolean bool(String key) {
-    String v = string(key).toLowerCase();
+    String v = string(key).toLowerCase(Locale.ROOT);
     if (!v.equals("true") && !v.equals("false")) {
       throw new IllegalArgumentException("--" + key + " must be true or false, got '" + values.get(key) + "'");
     }

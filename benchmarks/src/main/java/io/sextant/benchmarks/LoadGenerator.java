@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -180,7 +181,8 @@ public final class LoadGenerator {
       t.setDaemon(true);
       return t;
     });
-    refresher.scheduleWithFixedDelay(rebuild, 1, 1, TimeUnit.SECONDS);
+    // Runs until the refresher is shut down; nothing waits on it, so its future is not kept.
+    Future<?> unused = refresher.scheduleWithFixedDelay(rebuild, 1, 1, TimeUnit.SECONDS);
 
     ClientFactory shared = null;
     for (int i = 0; i < streams; i++) {

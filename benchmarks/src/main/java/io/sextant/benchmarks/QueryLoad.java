@@ -462,7 +462,7 @@ public final class QueryLoad {
     JsonNode e = root.path("errors");
     JsonNode first = e.isArray() && e.size() > 0 ? e.get(0) : e;
     String msg = first.path("message").asText("");
-    return msg.isEmpty() ? snippet(root.toString().getBytes()) : msg;
+    return msg.isEmpty() ? snippet(root.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)) : msg;
   }
 
   private static String snippet(byte[] body) {

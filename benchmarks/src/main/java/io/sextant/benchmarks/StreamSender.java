@@ -167,7 +167,8 @@ final class StreamSender<Q extends MessageLite, R> implements Runnable {
       if (rotate && !stop) {
         streamsRotated.incrementAndGet();
         rotatedOutstanding.incrementAndGet();
-        call.done.whenComplete((status, e) -> {
+        // Only the callback matters (it counts the outcome); the future it returns carries nothing.
+        CompletableFuture<?> unused = call.done.whenComplete((status, e) -> {
           if (status == null || !status.isOk()) {
             rotatedNotOk.incrementAndGet();
             lastError = "rotated stream ended with " + (status == null ? String.valueOf(e) : status.getCode()

@@ -1,6 +1,7 @@
 package io.sextant.api.config;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -20,7 +21,7 @@ public record ConfigKey(String path, Object defaultValue, Function<String, Objec
 
   /** {@code SEXTANT_} + the path upper-snake-cased: {@code server.grpcPort} → {@code SEXTANT_SERVER_GRPC_PORT}. */
   public String envName() {
-    return "SEXTANT_" + path.replace('.', '_').replaceAll("([a-z0-9])([A-Z])", "$1_$2").toUpperCase();
+    return "SEXTANT_" + path.replace('.', '_').replaceAll("([a-z0-9])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT);
   }
 
   /** The same key, also read from the environment variable {@code alias}. */

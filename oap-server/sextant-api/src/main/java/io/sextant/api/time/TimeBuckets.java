@@ -9,6 +9,7 @@ import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Time buckets in SkyWalking's format: a minute is {@code yyyyMMddHHmm}, an hour {@code yyyyMMddHH},
@@ -84,7 +85,7 @@ public final class TimeBuckets {
     while (!t.isAfter(last)) {
       if (out.size() == maxPoints) {
         throw new IllegalArgumentException(
-            "duration spans more than " + maxPoints + " " + step.name().toLowerCase() + " points");
+            "duration spans more than " + maxPoints + " " + step.name().toLowerCase(Locale.ROOT) + " points");
       }
       out.add(toBucket(t, step));
       t = t.plus(step.minutes(), ChronoUnit.MINUTES);

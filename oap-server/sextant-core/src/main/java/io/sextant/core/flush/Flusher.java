@@ -19,6 +19,7 @@ import io.sextant.core.topology.EntityRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -119,9 +120,11 @@ public final class Flusher implements Component {
     // Closed minutes (and late records) are collected often, open ones every interval: what sits
     // in the aggregator stays small even when a client replays minutes of backlog at once.
     long closedEvery = Math.min(config.intervalMillis(), config.closedIntervalMillis());
-    collector.scheduleWithFixedDelay(() -> safely("collecting", () -> collect(false, false)), closedEvery, closedEvery,
-        TimeUnit.MILLISECONDS);
-    writer.scheduleWithFixedDelay(() -> safely("writing", this::write), config.intervalMillis(),
+    // Both run until their executor is shut down, and safely() logs what a run throws: the futures
+    // would tell nothing more, so they are not kept.
+    Future<?> unusedCollect = collector.scheduleWithFixedDelay(() -> safely("collecting", () -> collect(false, false)),
+        closedEvery, closedEvery, TimeUnit.MILLISECONDS);
+    Future<?> unusedWrite = writer.scheduleWithFixedDelay(() -> safely("writing", this::write), config.intervalMillis(),
         config.intervalMillis(), TimeUnit.MILLISECONDS);
   }
 
@@ -237,7 +240,7 @@ public final class Flusher implements Component {
           pendingBytes = pending.rowBytes();
         }
         partialsWritten.increment(batch.rows.size());
-        bytesWritten.increment(batch.rowBytes());
+        bytesWritten.increment((double) batch.rowBytes());
         storage.publish();
         storageDown = false;
         writeTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
@@ -281,8 +284,8 @@ public final class Flusher implements Component {
     if (rows + metadata > 0) {
       countedRowDrops += rows;
       countedMetadataDrops += metadata;
-      partialsDropped.increment(rows);
-      metadataDropped.increment(metadata);
+      partialsDropped.increment((double) rows);
+      metadataDropped.increment((double) metadata);
       warn("dropped " + rows + " partial rows and " + metadata
           + " metadata entries: storage is behind and core.maxPendingMegabytes="
           + config.maxPendingBytes() / (1024 * 1024) + " of rows wait already");

@@ -206,7 +206,7 @@ public final class Functions {
         if (s.sketch == null) {
           s.sketch = Sketches.newSketch();
         }
-        s.sketch.accept(Math.max(0, field.applyAsLong(r)));
+        s.sketch.accept((double) Math.max(0, field.applyAsLong(r)));
       }
 
       @Override

@@ -13,6 +13,7 @@ import io.sextant.api.model.MeshRecord;
 import io.sextant.api.model.Scope;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
@@ -59,7 +60,7 @@ public final class MeshMetricTable implements MetricTable {
     call(t, "endpoint_percentile", Scope.ENDPOINT, Side.ANY, percentile(LATENCY));
 
     for (Side side : new Side[] {Side.CLIENT, Side.SERVER}) {
-      String s = side.name().toLowerCase();
+      String s = side.name().toLowerCase(Locale.ROOT);
       call(t, "service_relation_" + s + "_cpm", Scope.SERVICE_RELATION, side, cpm());
       call(t, "service_relation_" + s + "_call_sla", Scope.SERVICE_RELATION, side, percent(SUCCESS));
       call(t, "service_relation_" + s + "_resp_time", Scope.SERVICE_RELATION, side, longAvg(LATENCY));
@@ -81,7 +82,7 @@ public final class MeshMetricTable implements MetricTable {
     call(t, "endpoint_sidecar_internal_req_latency_nanos", Scope.ENDPOINT, Side.ANY, longAvg(REQ_NANOS));
     call(t, "endpoint_sidecar_internal_resp_latency_nanos", Scope.ENDPOINT, Side.ANY, longAvg(RESP_NANOS));
     for (Side side : new Side[] {Side.CLIENT, Side.SERVER}) {
-      String s = side.name().toLowerCase();
+      String s = side.name().toLowerCase(Locale.ROOT);
       call(t, "service_" + s + "_sidecar_internal_req_latency_nanos", Scope.SERVICE_RELATION, side, longAvg(REQ_NANOS));
       call(t, "service_" + s + "_sidecar_internal_resp_latency_nanos", Scope.SERVICE_RELATION, side,
           longAvg(RESP_NANOS));
@@ -97,7 +98,7 @@ public final class MeshMetricTable implements MetricTable {
     flow(t, "service_instance_throughput_received", Scope.SERVICE_INSTANCE, Side.ANY, sum(RECEIVED));
     flow(t, "service_instance_throughput_sent", Scope.SERVICE_INSTANCE, Side.ANY, sum(SENT));
     for (Side side : new Side[] {Side.CLIENT, Side.SERVER}) {
-      String s = side.name().toLowerCase();
+      String s = side.name().toLowerCase(Locale.ROOT);
       flow(t, "service_relation_" + s + "_received", Scope.SERVICE_RELATION, side, sum(RECEIVED));
       flow(t, "service_relation_" + s + "_sent", Scope.SERVICE_RELATION, side, sum(SENT));
       flow(t, "service_instance_relation_" + s + "_received", Scope.SERVICE_INSTANCE_RELATION, side, sum(RECEIVED));

@@ -21,6 +21,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -235,7 +236,7 @@ public final class MetricQueries implements SeriesSource {
           EntityIds.instanceId(destServiceId(e, def),
               require(e.destServiceInstanceName(), "destServiceInstanceName", def)));
       case PROCESS, PROCESS_RELATION -> throw new MqeException("metric '" + def.name() + "' is a "
-          + def.scope().name().toLowerCase() + " metric: process metrics are not served by Sextant yet");
+          + def.scope().name().toLowerCase(Locale.ROOT) + " metric: process metrics are not served by Sextant yet");
     };
   }
 
@@ -246,7 +247,7 @@ public final class MetricQueries implements SeriesSource {
 
   private static String require(String value, String field, MetricDefinition def) {
     if (value == null || value.isEmpty()) {
-      throw new MqeException("metric '" + def.name() + "' is a " + def.scope().name().toLowerCase()
+      throw new MqeException("metric '" + def.name() + "' is a " + def.scope().name().toLowerCase(Locale.ROOT)
           + " metric: the entity needs " + field);
     }
     return value;

@@ -44,7 +44,9 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -102,7 +104,8 @@ public final class SextantServer implements AutoCloseable {
   public SextantServer start() {
     storage.start();
     flusher.start();
-    keeper.scheduleWithFixedDelay(this::expire, 1, 1, TimeUnit.MINUTES);
+    // Runs until the keeper is shut down on close(); nothing waits on it, so its future is not kept.
+    Future<?> unused = keeper.scheduleWithFixedDelay(this::expire, 1, 1, TimeUnit.MINUTES);
     expressionPool = expressionPool(config.integer("query.expressionThreads"));
     QueryLimits limits = new QueryLimits(config.integer("query.maxDepth"), config.integer("query.maxComplexity"),
         config.integer("query.maxDurationPoints"));
@@ -137,8 +140,9 @@ public final class SextantServer implements AutoCloseable {
     sb.virtualHost(grpcPort).service(grpc.build(), delegate -> (ctx, req) -> {
       ctx.clearRequestTimeout();
       ctx.setMaxRequestLength(0);
-      ctx.log().whenComplete().thenAccept(log -> countStream(log.fullName(), log.responseCause(),
-          log.responseTrailers().get("grpc-status"), log.responseHeaders().get("grpc-status")));
+      // Only the callback matters (it counts the stream); the future it returns carries nothing.
+      CompletableFuture<?> unusedCount = ctx.log().whenComplete().thenAccept(log -> countStream(log.fullName(),
+          log.responseCause(), log.responseTrailers().get("grpc-status"), log.responseHeaders().get("grpc-status")));
       return delegate.serve(ctx, req);
     });
     sb.virtualHost(httpPort)

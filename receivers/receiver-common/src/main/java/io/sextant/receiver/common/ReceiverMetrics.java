@@ -43,12 +43,12 @@ public final class ReceiverMetrics {
   }
 
   public void accepted(long count) {
-    accepted.increment(count);
+    accepted.increment((double) count);
   }
 
   /** {@code reason} is a short stable tag ({@code time_range}, {@code missing_dest_service}). */
   public void rejected(String reason, long count) {
     rejected.computeIfAbsent(reason, r -> Counter.builder(RECORDS_REJECTED)
-        .tag("receiver", receiver).tag("reason", r).register(registry)).increment(count);
+        .tag("receiver", receiver).tag("reason", r).register(registry)).increment((double) count);
   }
 }

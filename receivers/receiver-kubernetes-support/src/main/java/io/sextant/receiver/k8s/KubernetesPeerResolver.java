@@ -114,6 +114,7 @@ public final class KubernetesPeerResolver implements PeerAddressResolver {
    *
    * @throws IllegalStateException if already started or closed
    */
+  @Override
   public synchronized void start() {
     if (closed) {
       throw new IllegalStateException("resolver is closed");

@@ -55,7 +55,7 @@ final class EsRecordStore implements RecordStore {
   @Override
   public List<StoredRecord> read(RecordQuery q) {
     List<StoredRecord> out = new ArrayList<>();
-    if (q.entityIds() != null && q.entityIds().isEmpty() || q.startMillis() > q.endMillis()) {
+    if ((q.entityIds() != null && q.entityIds().isEmpty()) || q.startMillis() > q.endMillis()) {
       return out;
     }
     List<Query> filters = new ArrayList<>();

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 import java.util.StringJoiner;
 
 /**
@@ -31,7 +32,7 @@ final class Indices {
   }
 
   String metricsPattern(Step step) {
-    return prefix + "-metrics-" + step.name().toLowerCase() + "-*";
+    return prefix + "-metrics-" + step.name().toLowerCase(Locale.ROOT) + "-*";
   }
 
   /** Edge documents of the minute's day (one per edge, hour and writer). */

@@ -99,6 +99,8 @@ final class Search {
   /** The parts of a search answer that {@code filter_path} keeps; all absent when nothing matched. */
   @JsonIgnoreProperties(ignoreUnknown = true)
   private record Page(Hits hits) {
+    // Not unused: Jackson builds every Page through it, and it turns an absent "hits" into an empty one.
+    @SuppressWarnings("UnusedMethod")
     Page {
       hits = hits == null ? new Hits(List.of()) : hits;
     }

@@ -43,7 +43,7 @@ final class AlsMetrics {
   /** Only this receiver's counter: for refusals of the sink, which the stream counts itself. */
   void droppedOnly(String reason, long count) {
     dropped.computeIfAbsent(reason, r -> Counter.builder("sextant_als_entries_dropped").tag("reason", r)
-        .register(registry)).increment(count);
+        .register(registry)).increment((double) count);
   }
 
   void partial(String reason) {
