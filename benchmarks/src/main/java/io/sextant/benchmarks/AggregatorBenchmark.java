@@ -12,7 +12,7 @@ import io.sextant.core.aggregate.Snapshot;
 import io.sextant.core.dispatch.MeshDispatcher;
 import io.sextant.core.flush.Flusher;
 import io.sextant.core.flush.FlusherConfig;
-import io.sextant.core.metric.MeshMetricTable;
+import io.sextant.core.metric.MetricFamilies;
 import io.sextant.storage.memory.MemoryStorage;
 import io.sextant.storage.memory.MemoryStorageConfig;
 import java.time.Clock;
@@ -60,7 +60,7 @@ public class AggregatorBenchmark {
   private CallRecord[] records;
 
   static Aggregator newAggregator() {
-    return new Aggregator(MeshMetricTable.standardCatalog(500), new MeshDispatcher(1_000_000),
+    return new Aggregator(MetricFamilies.catalog(500), new MeshDispatcher(1_000_000),
         new TimeBuckets(ZoneId.of("UTC"), Clock.systemUTC()), new AggregatorLimits(10_000_000, 1440, 10),
         new SimpleMeterRegistry());
   }

@@ -11,7 +11,7 @@ import io.sextant.api.storage.Edge;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
-import io.sextant.core.metric.MeshMetricTable;
+import io.sextant.core.metric.MetricFamilies;
 import io.sextant.core.query.QueryServices;
 import io.sextant.query.graphql.QueryLimits;
 import io.sextant.query.graphql.SextantGraphql;
@@ -89,7 +89,7 @@ public class GraphqlBenchmark {
     }
     QueryLimits limits = new QueryLimits(15, 5000, 10_000);
     graphql = SextantGraphql.build(SextantGraphql.standardAreas(QueryServices.over(storage,
-        MeshMetricTable.standardCatalog(500)), limits, "bench", () -> CheckResult.OK, ZoneOffset.UTC,
+        MetricFamilies.catalog(500)), limits, "bench", () -> CheckResult.OK, ZoneOffset.UTC,
         Clock.systemUTC(), Runnable::run), limits);
     Map<String, Object> duration = Map.of("start", format(start), "end", format(end), "step", "MINUTE");
     topology = ExecutionInput.newExecutionInput().query(QueryLoad.TOPOLOGY_QUERY)

@@ -12,7 +12,7 @@ import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.Aggregator;
 import io.sextant.core.aggregate.AggregatorLimits;
 import io.sextant.core.dispatch.MeshDispatcher;
-import io.sextant.core.metric.MeshMetricTable;
+import io.sextant.core.metric.MetricFamilies;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.util.Map;
@@ -27,7 +27,7 @@ class AggregatorBoundsTest {
   @Test
   void newEntitiesAreRefusedPastTheLimitWhileKnownOnesStillCount() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    Aggregator a = new Aggregator(MeshMetricTable.standardCatalog(500), new MeshDispatcher(100),
+    Aggregator a = new Aggregator(MetricFamilies.catalog(500), new MeshDispatcher(100),
         new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC()), new AggregatorLimits(1000, 60, 10), registry);
     long now = System.currentTimeMillis();
     int accepted = 0;
@@ -44,7 +44,7 @@ class AggregatorBoundsTest {
 
   @Test
   void recordsOutsideTheWindowAreRefused() {
-    Aggregator a = new Aggregator(MeshMetricTable.standardCatalog(500), new MeshDispatcher(100),
+    Aggregator a = new Aggregator(MetricFamilies.catalog(500), new MeshDispatcher(100),
         new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC()), new AggregatorLimits(1000, 60, 10),
         new SimpleMeterRegistry());
     long now = System.currentTimeMillis();

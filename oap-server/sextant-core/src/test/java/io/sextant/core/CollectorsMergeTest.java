@@ -15,9 +15,9 @@ import io.sextant.core.aggregate.AggregatorLimits;
 import io.sextant.core.dispatch.MeshDispatcher;
 import io.sextant.core.flush.Flusher;
 import io.sextant.core.flush.FlusherConfig;
-import io.sextant.core.metric.MeshMetricTable;
 import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricDefinition;
+import io.sextant.core.metric.MetricFamilies;
 import io.sextant.core.query.MetricQueries;
 import io.sextant.core.query.QueryServices;
 import io.sextant.core.query.mqe.MqeEntity;
@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
  * of the table, in minute and hour buckets, including late records that reopen closed minutes.
  */
 class CollectorsMergeTest {
-  private final MetricCatalog catalog = MeshMetricTable.standardCatalog(100);
+  private final MetricCatalog catalog = MetricFamilies.catalog(100);
   private final TimeBuckets buckets = new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC());
   private final long now = System.currentTimeMillis();
 

@@ -12,7 +12,7 @@ import io.sextant.api.model.Scope;
 import io.sextant.api.storage.Edge;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.time.TimeBuckets;
-import io.sextant.core.metric.MeshMetricTable;
+import io.sextant.core.metric.MetricFamilies;
 import io.sextant.core.query.QueryServices;
 import io.sextant.storage.memory.MemoryStorage;
 import io.sextant.storage.memory.MemoryStorageConfig;
@@ -52,7 +52,7 @@ class TopologyAnswerTest {
         new Edge(Scope.SERVICE, gateway, reviews, DetectPoint.SERVER, "http"),
         new Edge(Scope.SERVICE, reviews, ratings, DetectPoint.SERVER, "gRPC"),
         new Edge(Scope.SERVICE, ratings, db, DetectPoint.CLIENT, "tcp")), minute);
-    QueryServices query = QueryServices.over(storage, MeshMetricTable.standardCatalog(100));
+    QueryServices query = QueryServices.over(storage, MetricFamilies.catalog(100));
     QueryLimits limits = new QueryLimits(15, 5000, 10_000);
     List<SchemaArea> areas =
         SextantGraphql.standardAreas(query, limits, "test", () -> CheckResult.OK, ZoneOffset.UTC, CLOCK, Runnable::run);

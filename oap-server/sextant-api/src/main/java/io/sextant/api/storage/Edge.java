@@ -6,8 +6,8 @@ import io.sextant.api.model.Scope;
 
 /**
  * A topology edge between two entities of {@code scope} (SERVICE, SERVICE_INSTANCE, PROCESS): the
- * source called the destination and {@code detectPoint}
- * reported it. {@code component} names the protocol (http, gRPC, tcp).
+ * source called the destination and {@code detectPoint} reported it. {@code component} names the
+ * protocol (http, gRPC, tcp).
  */
 public record Edge(Scope scope, String sourceId, String destId, DetectPoint detectPoint, String component) {
 

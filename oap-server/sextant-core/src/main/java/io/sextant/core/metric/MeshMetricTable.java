@@ -35,11 +35,6 @@ public final class MeshMetricTable implements MetricTable {
     this.apdexThresholdMillis = apdexThresholdMillis;
   }
 
-  /** The catalog of every family Sextant serves today: mesh and Envoy metrics. */
-  public static MetricCatalog standardCatalog(long apdexThresholdMillis) {
-    return MetricCatalog.of(List.of(new MeshMetricTable(apdexThresholdMillis), new EnvoyMetricTable()));
-  }
-
   @Override
   public List<MetricDefinition> definitions() {
     List<MetricDefinition> t = new ArrayList<>();

@@ -19,8 +19,8 @@ import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.Aggregator;
 import io.sextant.core.aggregate.AggregatorLimits;
 import io.sextant.core.dispatch.MeshDispatcher;
-import io.sextant.core.metric.MeshMetricTable;
 import io.sextant.core.metric.MetricCatalog;
+import io.sextant.core.metric.MetricFamilies;
 import io.sextant.core.query.QueryServices;
 import io.sextant.core.query.mqe.MqeEntity;
 import io.sextant.storage.memory.MemoryStorage;
@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Test;
  * accepted during the outage is answered exactly.
  */
 class FlusherOutageTest {
-  private final MetricCatalog catalog = MeshMetricTable.standardCatalog(100);
+  private final MetricCatalog catalog = MetricFamilies.catalog(100);
   private final TimeBuckets buckets = new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC());
 
   @Test

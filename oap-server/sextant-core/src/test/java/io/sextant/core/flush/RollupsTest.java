@@ -8,7 +8,7 @@ import io.sextant.api.time.Step;
 import io.sextant.core.aggregate.EntityRef;
 import io.sextant.core.aggregate.Snapshot;
 import io.sextant.core.metric.EncodedState;
-import io.sextant.core.metric.MeshMetricTable;
+import io.sextant.core.metric.MetricFamilies;
 import io.sextant.core.metric.MetricGroup;
 import io.sextant.core.metric.MetricState;
 import io.sextant.core.metric.Source;
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /** Hour roll-ups of minutes that close at once (a client replaying past hours). */
 class RollupsTest {
-  private final MetricGroup group = MeshMetricTable.standardCatalog(100).group(Source.CALL, Scope.SERVICE);
+  private final MetricGroup group = MetricFamilies.catalog(100).group(Source.CALL, Scope.SERVICE);
   private final EntityRef service =
       EntityRef.service("YQ==.1", Layer.MESH, "a");
   private final AtomicLong sequences = new AtomicLong();

@@ -13,7 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class MetricFamiliesTest {
-  private final MetricCatalog catalog = MeshMetricTable.standardCatalog(500);
+  private final MetricCatalog catalog = MetricFamilies.catalog(500);
 
   @Test
   void everyEnvoyNameTheReceiverCanSendHasADefinition() {

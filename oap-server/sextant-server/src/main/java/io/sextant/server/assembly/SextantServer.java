@@ -26,9 +26,8 @@ import io.sextant.core.aggregate.AggregatorLimits;
 import io.sextant.core.dispatch.MeshDispatcher;
 import io.sextant.core.flush.Flusher;
 import io.sextant.core.flush.FlusherConfig;
-import io.sextant.core.metric.EnvoyMetricTable;
-import io.sextant.core.metric.MeshMetricTable;
 import io.sextant.core.metric.MetricCatalog;
+import io.sextant.core.metric.MetricFamilies;
 import io.sextant.core.query.QueryServices;
 import io.sextant.query.graphql.QueryLimits;
 import io.sextant.query.graphql.SextantGraphql;
@@ -86,8 +85,7 @@ public final class SextantServer implements AutoCloseable {
     new ProcessorMetrics().bindTo(registry);
     ZoneId zone = ZoneId.of(config.string("core.timezone"));
     this.buckets = new TimeBuckets(zone, Clock.systemUTC());
-    MetricCatalog catalog = MetricCatalog.of(List.of(
-        new MeshMetricTable(config.integer("core.apdexThresholdMillis")), new EnvoyMetricTable()));
+    MetricCatalog catalog = MetricFamilies.catalog(config.integer("core.apdexThresholdMillis"));
     // The selected backend; constructors do no I/O.
     this.storage = Plugins.storage(config.string("storage.selector")).create(config, registry);
     this.aggregator = new Aggregator(catalog, new MeshDispatcher(config.integer("core.maxCachedIds")), buckets,

@@ -64,21 +64,6 @@ public record ElasticsearchConfig(
       integer(P + "recordRetentionDays", 3, 1, 3650,
           "days of records kept (profiling samples, sampled calls, events), in daily UTC indices"));
 
-  /**
-   * The settings before records existed, records kept for the default 3 days.
-   *
-   * @deprecated positional and easy to get wrong: use {@link #builder()} or {@link #load(Settings)}
-   */
-  @Deprecated
-  public ElasticsearchConfig(List<String> hosts, boolean tls, String trustStorePath, String trustStorePassword,
-      String username, String password, String apiKey, String indexPrefix, int shards, int replicas,
-      int requestTimeoutMillis, int bulkActions, int bulkConcurrency, int minuteRetentionDays, int hourRetentionDays,
-      int dayRetentionDays, int metadataCacheSeconds) {
-    this(hosts, tls, trustStorePath, trustStorePassword, username, password, apiKey, indexPrefix, shards, replicas,
-        requestTimeoutMillis, bulkActions, bulkConcurrency, minuteRetentionDays, hourRetentionDays, dayRetentionDays,
-        metadataCacheSeconds, 3);
-  }
-
   /** Reads the {@code storage.elasticsearch.*} keys. */
   public static ElasticsearchConfig load(Settings s) {
     return builder().hosts(s.list(P + "hosts")).tls(s.bool(P + "tls")).trustStorePath(s.string(P + "trustStorePath"))

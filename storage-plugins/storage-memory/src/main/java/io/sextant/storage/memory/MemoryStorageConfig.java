@@ -29,15 +29,9 @@ public record MemoryStorageConfig(
       integer(P + "maxManagementDocuments", 10_000, 10, 1_000_000,
           "management documents held (UI templates, tasks, policies); past it creating one fails"));
 
-  /** The given bound with the default retention (a day of minutes, a week of hours, 30 days). */
+  /** The given bound of partials, every other setting at its default. */
   public MemoryStorageConfig(int maxPartials) {
-    this(maxPartials, 1440, 168, 30);
-  }
-
-  /** Metric bounds with the default record and management bounds. */
-  public MemoryStorageConfig(
-      int maxPartials, int minuteRetentionMinutes, int hourRetentionHours, int dayRetentionDays) {
-    this(maxPartials, minuteRetentionMinutes, hourRetentionHours, dayRetentionDays, 50_000, 1440, 10_000);
+    this(maxPartials, 1440, 168, 30, 50_000, 1440, 10_000);
   }
 
   /** Reads the {@code storage.memory.*} keys. */
