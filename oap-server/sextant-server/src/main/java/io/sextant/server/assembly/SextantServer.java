@@ -102,6 +102,7 @@ public final class SextantServer implements AutoCloseable {
   public SextantServer start() {
     storage.start();
     flusher.start();
+    loadShippedTemplates(1);
     // Runs until the keeper is shut down on close(); nothing waits on it, so its future is not kept.
     Future<?> unused = keeper.scheduleWithFixedDelay(this::expire, 1, 1, TimeUnit.MINUTES);
     expressionPool = expressionPool(config.integer("query.expressionThreads"));
@@ -173,6 +174,24 @@ public final class SextantServer implements AutoCloseable {
       t.setDaemon(true);
       return t;
     }, new ThreadPoolExecutor.CallerRunsPolicy());
+  }
+
+  /**
+   * Installs the shipped dashboards. The first attempt runs at start, so a started server serves them;
+   * if storage is not ready yet (Elasticsearch may be briefly unavailable), retries in the background
+   * with backoff up to a minute apart, logging each failure, instead of failing start.
+   */
+  private void loadShippedTemplates(int attempt) {
+    try {
+      LOG.info("shipped UI templates: {}", query.templates().loadShipped());
+    } catch (RuntimeException e) {
+      long delaySeconds = Math.min(60, 1L << Math.min(attempt, 6));
+      LOG.warn("installing the shipped UI templates failed (attempt {}); retrying in {} s: {}", attempt,
+          delaySeconds, e.toString());
+      if (!closed) {
+        Future<?> unused = keeper.schedule(() -> loadShippedTemplates(attempt + 1), delaySeconds, TimeUnit.SECONDS);
+      }
+    }
   }
 
   /** Counts every finished gRPC stream by method and status, e.g. RESOURCE_EXHAUSTED for oversize. */
