@@ -265,7 +265,8 @@ abstract class MeshEndToEnd {
         .isEqualTo("operation 'getAlarm' is not supported by Sextant: "
             + "Sextant has no alarm rules yet, so it has no alarms to answer with");
     JsonNode traces = sextant.graphql("{ queryBasicTraces(condition: {queryDuration: " + duration()
-        + ", traceState: ALL, queryOrder: BY_START_TIME, paging: {pageNum: 1, pageSize: 10}}) { traces { segmentId } } }");
+        + ", traceState: ALL, queryOrder: BY_START_TIME, paging: {pageNum: 1, pageSize: 10}})"
+        + " { traces { segmentId } } }");
     assertThat(traces.get("errors").get(0).get("message").asText())
         .isEqualTo("operation 'queryBasicTraces' is not supported by Sextant: "
             + "traces are outside Sextant's scope (a service-mesh backend)");
