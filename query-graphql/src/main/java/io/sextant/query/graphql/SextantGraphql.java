@@ -50,7 +50,8 @@ public final class SextantGraphql {
         new CommonArea(version, health, zone, clock),
         new MetadataArea(query.metadata(), limits),
         new TopologyArea(query.topology(), query.metadata(), limits),
-        new MetricsArea(query.metrics(), limits, expressions));
+        new MetricsArea(query.metrics(), limits, expressions),
+        new EventArea(query.events(), zone));
   }
 
   /** The engine over the given areas; fields no area wires answer "not supported". */

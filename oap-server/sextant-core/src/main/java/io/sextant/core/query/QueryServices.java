@@ -8,9 +8,11 @@ import io.sextant.core.metric.MetricCatalog;
  * collectors wrote. GraphQL areas call only these; areas to come (profiling, records, management)
  * add a service here.
  */
-public record QueryServices(MetadataQueries metadata, TopologyQueries topology, MetricQueries metrics) {
+public record QueryServices(MetadataQueries metadata, TopologyQueries topology, MetricQueries metrics,
+    EventQueries events) {
   public static QueryServices over(StorageComponent storage, MetricCatalog catalog) {
     MetadataQueries metadata = new MetadataQueries(storage);
-    return new QueryServices(metadata, new TopologyQueries(storage), new MetricQueries(storage, catalog, metadata));
+    return new QueryServices(metadata, new TopologyQueries(storage), new MetricQueries(storage, catalog, metadata),
+        new EventQueries(storage));
   }
 }
