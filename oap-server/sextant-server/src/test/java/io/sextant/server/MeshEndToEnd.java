@@ -257,7 +257,19 @@ abstract class MeshEndToEnd {
   void badQueriesGetClearErrors() throws Exception {
     JsonNode unsupported = sextant.graphql("{ getAllDatabases(duration: " + duration() + ") { id } }");
     assertThat(unsupported.get("errors").get(0).get("message").asText())
-        .isEqualTo("operation 'getAllDatabases' is not supported by Sextant yet");
+        .isEqualTo("operation 'getAllDatabases' is not supported by Sextant: "
+            + "database monitoring is outside Sextant's scope (a service-mesh backend)");
+    JsonNode alarms = sextant.graphql("{ getAlarm(duration: " + duration()
+        + ", paging: {pageNum: 1, pageSize: 10}) { msgs { id } } }");
+    assertThat(alarms.get("errors").get(0).get("message").asText())
+        .isEqualTo("operation 'getAlarm' is not supported by Sextant: "
+            + "Sextant has no alarm rules yet, so it has no alarms to answer with");
+    JsonNode traces = sextant.graphql("{ queryBasicTraces(condition: {queryDuration: " + duration()
+        + ", traceState: ALL, queryOrder: BY_START_TIME, paging: {pageNum: 1, pageSize: 10}})"
+        + " { traces { segmentId } } }");
+    assertThat(traces.get("errors").get(0).get("message").asText())
+        .isEqualTo("operation 'queryBasicTraces' is not supported by Sextant: "
+            + "traces are outside Sextant's scope (a service-mesh backend)");
     JsonNode unknownMetric = sextant.data("{ r: execExpression(expression: \"nope_cpm\", entity: {serviceName: \"x\"},"
         + " duration: " + duration() + ") { type error } }").get("r");
     assertThat(unknownMetric.get("type").asText()).isEqualTo("UNKNOWN");

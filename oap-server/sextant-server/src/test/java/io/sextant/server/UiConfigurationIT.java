@@ -10,6 +10,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.grpc.Status;
+import io.sextant.core.management.ShippedTemplate;
+import io.sextant.core.management.ShippedTemplates;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,11 +25,11 @@ import org.junit.jupiter.api.Test;
 
 /** ui-configuration.graphqls over real HTTP, as booster-ui asks: the menu and every template operation. */
 class UiConfigurationIT {
-  static final String SHIPPED_ID = "sextant-test-only-mesh-service";
-  static final String SHIPPED = "{\"name\":\"Sextant-Test-Only-Mesh-Service\",\"layer\":\"MESH\","
-      + "\"entity\":\"Service\",\"isRoot\":false,"
-      + "\"children\":[{\"x\":0,\"y\":0,\"w\":8,\"h\":12,\"i\":\"0\",\"type\":\"Widget\","
-      + "\"expressions\":[\"avg(service_cpm)\"],\"graph\":{\"type\":\"Card\"}}]}";
+  /** A real shipped dashboard (the MESH service one), as the loader stores it. */
+  static final ShippedTemplate SHIPPED_TEMPLATE = ShippedTemplates.fromClasspath().stream()
+      .filter(t -> t.nameKey().startsWith("MESH_Service_")).findFirst().orElseThrow();
+  static final String SHIPPED_ID = SHIPPED_TEMPLATE.id();
+  static final String SHIPPED = SHIPPED_TEMPLATE.configuration();
   static final String MINE = "{\"name\":\"Mine\",\"layer\":\"MESH_DP\",\"entity\":\"ServiceInstance\","
       + "\"isRoot\":false,\"children\":[]}";
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -41,6 +43,21 @@ class UiConfigurationIT {
   @AfterEach
   void stop() {
     sextant.close();
+  }
+
+  /** The configuration with another dashboard name: an edit a user could make. */
+  static String renamed(String configuration, String name) {
+    String key = SHIPPED_TEMPLATE.nameKey();
+    String current = key.substring("MESH_Service_".length());
+    String out = configuration.replace("\"name\":\"" + current + "\"", "\"name\":\"" + name + "\"");
+    if (out.equals(configuration)) {
+      throw new IllegalStateException("no name " + current + " in " + configuration);
+    }
+    return out;
+  }
+
+  static List<String> shippedIds() {
+    return ShippedTemplates.fromClasspath().stream().map(ShippedTemplate::id).toList();
   }
 
   private List<String> ids() throws Exception {
@@ -116,7 +133,7 @@ class UiConfigurationIT {
     assertThat(JSON.writeValueAsString(change(sextant, id, renamed)))
         .isEqualTo("{\"id\":\"" + id + "\",\"status\":true,\"message\":null}");
     assertThat(template(sextant, id).get("configuration").asText()).isEqualTo(renamed);
-    String editedShipped = SHIPPED.replace("avg(service_cpm)", "avg(service_sla)");
+    String editedShipped = renamed(SHIPPED, "My-Mesh-Service");
     assertThat(change(sextant, SHIPPED_ID, editedShipped).get("status").asBoolean()).isTrue();
     assertThat(template(sextant, SHIPPED_ID).get("configuration").asText()).isEqualTo(editedShipped);
 
@@ -142,7 +159,7 @@ class UiConfigurationIT {
         + " configuration needs a non-empty string 'name': the UI files a dashboard under its layer, entity and"
         + " name\"}");
     assertThat(template(sextant, SHIPPED_ID).get("configuration").asText()).isEqualTo(SHIPPED);
-    assertThat(ids()).containsExactly(SHIPPED_ID);
+    assertThat(ids()).containsExactlyInAnyOrderElementsOf(shippedIds()).contains(SHIPPED_ID);
 
     // A missing required field is refused by the schema, as SkyWalking's graphql-java does.
     JsonNode missing = UiGraphql.post(sextant, UiGraphql.CHANGE, Map.of("setting", Map.of("id", SHIPPED_ID)));

@@ -3,7 +3,6 @@ package io.sextant.server;
 import static io.sextant.server.UiConfigurationIT.SHIPPED;
 import static io.sextant.server.UiConfigurationIT.SHIPPED_ID;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sextant.api.storage.ManagedDocument;
@@ -78,8 +77,10 @@ class UiTemplatesOnElasticsearchIT {
   void twoCollectorsStartingTogetherInstallEachShippedTemplateExactlyOnce() throws Exception {
     List<TestServer> two = atOnce(List.of(() -> collector("a"), () -> collector("b")));
 
-    assertThat(store(two.get(0)).list(UiTemplates.KIND)).extracting(ManagedDocument::id, ManagedDocument::version)
-        .containsExactly(tuple(SHIPPED_ID, 1L));
+    List<String> shipped = UiConfigurationIT.shippedIds();
+    assertThat(store(two.get(0)).list(UiTemplates.KIND)).extracting(ManagedDocument::id)
+        .containsExactlyInAnyOrderElementsOf(shipped);
+    assertThat(store(two.get(0)).list(UiTemplates.KIND)).extracting(ManagedDocument::version).containsOnly(1L);
     for (TestServer s : two) {
       assertThat(UiGraphql.template(s, SHIPPED_ID).get("configuration").asText()).isEqualTo(SHIPPED);
     }
@@ -91,7 +92,8 @@ class UiTemplatesOnElasticsearchIT {
           () -> two.get(0).server.query().templates().loadShipped(),
           () -> two.get(1).server.query().templates().loadShipped()));
       assertThat(loads.get(0).created().size() + loads.get(1).created().size()).isEqualTo(1);
-      assertThat(store(two.get(1)).list(UiTemplates.KIND)).extracting(ManagedDocument::version).containsExactly(1L);
+      assertThat(store(two.get(1)).list(UiTemplates.KIND)).extracting(ManagedDocument::version)
+          .hasSize(shipped.size()).containsOnly(1L);
     }
   }
 
@@ -124,7 +126,7 @@ class UiTemplatesOnElasticsearchIT {
   private static List<JsonNode> changes(TestServer s, String who, int n) throws Exception {
     List<JsonNode> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      out.add(UiGraphql.change(s, SHIPPED_ID, SHIPPED.replace("Sextant-Test-Only-Mesh-Service", who + "-" + i)));
+      out.add(UiGraphql.change(s, SHIPPED_ID, UiConfigurationIT.renamed(SHIPPED, who + "-" + i)));
     }
     return out;
   }
@@ -132,7 +134,7 @@ class UiTemplatesOnElasticsearchIT {
   @Test
   void aUserEditSurvivesARestartAndAShippedUpgrade() throws Exception {
     TestServer first = collector("a");
-    String edited = SHIPPED.replace("avg(service_cpm)", "avg(service_apdex)/10000");
+    String edited = UiConfigurationIT.renamed(SHIPPED, "My-Mesh-Service");
     assertThat(UiGraphql.change(first, SHIPPED_ID, edited).get("status").asBoolean()).isTrue();
     String mine = UiGraphql.add(first, UiConfigurationIT.MINE).get("id").asText();
     first.close();
@@ -149,7 +151,7 @@ class UiTemplatesOnElasticsearchIT {
         .loadShipped();
     String untouchedV2 = untouchedV1.replace("\"children\":[]", "\"children\":[{\"i\":\"0\"}]");
     UiTemplates.ShippedLoad upgrade = new UiTemplates(() -> store, () -> List.of(
-        ShippedTemplate.of(SHIPPED_ID, SHIPPED.replace("Card", "Line"), "MESH_Service_Sextant-Test-Only-Mesh-Service"),
+        ShippedTemplate.of(SHIPPED_ID, UiConfigurationIT.renamed(SHIPPED, "Next-Release"), "MESH_Service_Next-Release"),
         ShippedTemplate.of("sextant-test-only-untouched", untouchedV2, "MESH_DP_ServiceInstance_Untouched")))
         .loadShipped();
 

@@ -20,6 +20,7 @@ import java.time.Clock;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Executor;
@@ -50,6 +51,7 @@ public final class SextantGraphql {
         new MetadataArea(query.metadata(), limits),
         new TopologyArea(query.topology(), query.metadata(), limits),
         new MetricsArea(query.metrics(), limits, expressions),
+        new EventArea(query.events(), zone),
         new UiConfigurationArea(query.templates(), query.menu()));
   }
 
@@ -60,16 +62,20 @@ public final class SextantGraphql {
 
   /** As above with the given query strategy (tests compare ours against graphql-java's). */
   static GraphQL build(List<SchemaArea> areas, QueryLimits limits, ExecutionStrategy strategy) {
-    TypeDefinitionRegistry types = loadSchema();
+    TypeDefinitionRegistry types = new TypeDefinitionRegistry();
     RuntimeWiring.Builder wiring = RuntimeWiring.newRuntimeWiring().scalar(LongScalar.LONG);
     areas.forEach(area -> area.wire(wiring));
     RuntimeWiring partial = wiring.build();
-    for (String root : List.of("Query", "Mutation")) {
-      Set<String> wired = partial.getDataFetchers().getOrDefault(root, java.util.Map.of()).keySet();
-      for (String field : rootFields(types, root)) {
-        if (!wired.contains(field)) {
-          wiring.type(root, t -> t.dataFetcher(field, env -> Fetchers.error(env,
-              "operation '" + field + "' is not supported by Sextant yet")));
+    for (String file : SCHEMA_FILES) {
+      TypeDefinitionRegistry fileTypes = parse(file);
+      types.merge(fileTypes);
+      for (String root : List.of("Query", "Mutation")) {
+        Set<String> wired = partial.getDataFetchers().getOrDefault(root, Map.of()).keySet();
+        for (String field : rootFields(fileTypes, root)) {
+          if (!wired.contains(field)) {
+            String message = Refusals.message(field, file);
+            wiring.type(root, t -> t.dataFetcher(field, env -> Fetchers.error(env, message)));
+          }
         }
       }
     }
@@ -80,21 +86,16 @@ public final class SextantGraphql {
         .build();
   }
 
-  static TypeDefinitionRegistry loadSchema() {
-    TypeDefinitionRegistry registry = new TypeDefinitionRegistry();
-    SchemaParser parser = new SchemaParser();
-    for (String file : SCHEMA_FILES) {
-      String path = "query-protocol/" + file + ".graphqls";
-      try (InputStream in = SextantGraphql.class.getClassLoader().getResourceAsStream(path)) {
-        if (in == null) {
-          throw new IllegalStateException("schema file missing from the build: " + path);
-        }
-        registry.merge(parser.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+  private static TypeDefinitionRegistry parse(String file) {
+    String path = "query-protocol/" + file + ".graphqls";
+    try (InputStream in = SextantGraphql.class.getClassLoader().getResourceAsStream(path)) {
+      if (in == null) {
+        throw new IllegalStateException("schema file missing from the build: " + path);
       }
+      return new SchemaParser().parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    return registry;
   }
 
   static Set<String> rootFields(TypeDefinitionRegistry types, String root) {

@@ -29,6 +29,7 @@ import io.sextant.core.flush.FlusherConfig;
 import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricFamilies;
 import io.sextant.core.query.QueryServices;
+import io.sextant.core.record.StorageRecordWriter;
 import io.sextant.query.graphql.QueryLimits;
 import io.sextant.query.graphql.SextantGraphql;
 import io.sextant.server.config.Plugins;
@@ -126,9 +127,10 @@ public final class SextantServer implements AutoCloseable {
         // for every message type (Envoy's Prometheus types have none).
         .supportedSerializationFormats(GrpcSerializationFormats.PROTO)
         .addService(new GrpcHealthService(this::health));
+    StorageRecordWriter records = new StorageRecordWriter(storage);
     for (ReceiverFactory factory : Plugins.RECEIVERS) {
       if (config.bool(factory.enabledKey())) {
-        Receiver receiver = factory.create(new ReceiverContext(config, aggregator, registry));
+        Receiver receiver = factory.create(new ReceiverContext(config, aggregator, records, registry));
         receivers.add(receiver);
         receiver.services().forEach(grpc::addService);
       }

@@ -4,6 +4,7 @@ import io.sextant.api.plugin.ReceiverFactory;
 import io.sextant.api.plugin.StorageFactory;
 import io.sextant.receiver.envoy.als.AlsReceiverFactory;
 import io.sextant.receiver.envoy.metrics.EnvoyMetricsReceiverFactory;
+import io.sextant.receiver.event.EventReceiverFactory;
 import io.sextant.receiver.mesh.MeshReceiverFactory;
 import io.sextant.storage.elasticsearch.ElasticsearchStorageFactory;
 import io.sextant.storage.memory.MemoryStorageFactory;
@@ -22,7 +23,8 @@ public final class Plugins {
 
   /** Receivers; each one enabled by its {@code receiver.<name>.enabled} is served, in this order. */
   public static final List<ReceiverFactory> RECEIVERS =
-      List.of(new MeshReceiverFactory(), new AlsReceiverFactory(), new EnvoyMetricsReceiverFactory());
+      List.of(new MeshReceiverFactory(), new AlsReceiverFactory(), new EnvoyMetricsReceiverFactory(),
+          new EventReceiverFactory());
 
   public static StorageFactory storage(String name) {
     return STORAGE.stream().filter(f -> f.name().equals(name)).findFirst()

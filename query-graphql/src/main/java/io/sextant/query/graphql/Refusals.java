@@ -1,0 +1,42 @@
+package io.sextant.query.graphql;
+
+import java.util.Map;
+
+/**
+ * Why an operation of the schema is not served, so a client's error says whether to wait for it or
+ * to look elsewhere. Keyed by the schema file the operation comes from; single operations that
+ * differ from their file are listed by name.
+ */
+final class Refusals {
+  private static final String ALARMS = "Sextant has no alarm rules yet, so it has no alarms to answer with";
+  private static final String EBPF = "Sextant has no eBPF (SkyWalking Rover) receiver yet";
+  private static final String BROWSER = "browser monitoring is outside Sextant's scope (a service-mesh backend)";
+
+  private static final Map<String, String> BY_FILE = Map.of(
+      "trace", "traces are outside Sextant's scope (a service-mesh backend)",
+      "profile", "trace profiling is outside Sextant's scope (a service-mesh backend)",
+      "log", "logs are outside Sextant's scope (a service-mesh backend)",
+      "ondemand-pod-log", "logs are outside Sextant's scope (a service-mesh backend)",
+      "browser-log", BROWSER,
+      "alarm", ALARMS,
+      "ebpf-profiling", EBPF,
+      "continuous-profiling", EBPF);
+
+  private static final Map<String, String> BY_OPERATION = Map.of(
+      "getAllBrowserServices", BROWSER,
+      "searchBrowserServices", BROWSER,
+      "searchBrowserService", BROWSER,
+      "getAllDatabases", "database monitoring is outside Sextant's scope (a service-mesh backend)",
+      "listProcesses", EBPF,
+      "getProcess", EBPF,
+      "estimateProcessScale", EBPF,
+      "getProcessTopology", EBPF);
+
+  private Refusals() {}
+
+  /** The error for an operation nobody wired, from schema file {@code file} (e.g. {@code trace}). */
+  static String message(String operation, String file) {
+    String reason = BY_OPERATION.getOrDefault(operation, BY_FILE.get(file));
+    return "operation '" + operation + "' is not supported by Sextant" + (reason != null ? ": " + reason : " yet");
+  }
+}
