@@ -49,7 +49,7 @@ public record MetricsArea(MetricQueries q, QueryLimits limits, Executor expressi
     return m;
   }
 
-  private static MqeEntity entity(Map<String, Object> e) {
+  static MqeEntity entity(Map<String, Object> e) {
     Map<String, Object> m = e == null ? new HashMap<>() : e;
     return new MqeEntity((String) m.get("serviceName"), (Boolean) m.get("normal"),
         (String) m.get("serviceInstanceName"), (String) m.get("endpointName"), (String) m.get("processName"),

@@ -51,7 +51,10 @@ public final class SextantGraphql {
         new MetadataArea(query.metadata(), limits),
         new TopologyArea(query.topology(), query.metadata(), limits),
         new MetricsArea(query.metrics(), limits, expressions),
-        new EventArea(query.events(), zone));
+        new EventArea(query.events(), zone),
+        new MetricsV2Area(query.metrics(), limits),
+        new MetricsV1Area(query.metrics(), limits),
+        new RecordsArea(query.records(), limits, zone));
   }
 
   /** The engine over the given areas; fields no area wires answer "not supported". */

@@ -64,7 +64,15 @@ public final class MetricQueries implements SeriesSource {
   public List<Series> read(String metric, Map<String, String> labelSelector, MqeEntity entity, List<Long> buckets,
       Step step) {
     MetricDefinition def = definition(metric);
-    String entityId = entityId(def, entity);
+    return series(def, entityId(def, entity), labelSelector, buckets, step);
+  }
+
+  /**
+   * The series of one entity given by its SkyWalking id (the v1 query protocol names entities by
+   * id), one per selected label; values aligned with {@code buckets}, null where there is no data.
+   */
+  public List<Series> series(MetricDefinition def, String entityId, Map<String, String> labelSelector,
+      List<Long> buckets, Step step) {
     AggregateFunction fn = def.function();
     if (fn.labelKey() != null && fn.labelValues().isEmpty()) {
       return readDataLabelled(def, entityId, labelSelector, buckets, step);
@@ -160,6 +168,19 @@ public final class MetricQueries implements SeriesSource {
   @Override
   public List<RankedValue> topN(String metric, int n, boolean ascending, Map<String, String> attributes,
       MqeEntity entity, List<Long> buckets, Step step) {
+    Scope scope = definition(metric).scope();
+    return rank(metric, n, ascending, attributes, entity, buckets, step).stream()
+        .map(r -> new RankedValue(displayName(scope, r.entityId()), r.value()))
+        .toList();
+  }
+
+  /**
+   * Entities of {@code metric} ranked by the average of their values over the buckets (the ranking
+   * behind MQE's top_n and the v2 {@code sortMetrics}): at most {@code n}, restricted to the layer
+   * {@code attr0} and, for instance and endpoint metrics, to the entity's service when it names one.
+   */
+  public List<RankedEntity> rank(String metric, int n, boolean ascending, Map<String, String> attributes,
+      MqeEntity entity, List<Long> buckets, Step step) {
     MetricDefinition def = definition(metric);
     if (def.scope().isRelation()) {
       throw new MqeException("top_n is not supported for relation metric '" + metric + "'");
@@ -205,9 +226,9 @@ public final class MetricQueries implements SeriesSource {
         sums.put(id, acc);
       }
     });
-    Comparator<RankedValue> order = Comparator.comparingDouble(RankedValue::value);
+    Comparator<RankedEntity> order = Comparator.comparingDouble(RankedEntity::value);
     return sums.entrySet().stream()
-        .map(e -> new RankedValue(displayName(def.scope(), e.getKey()), e.getValue()[0] / e.getValue()[1]))
+        .map(e -> new RankedEntity(e.getKey(), e.getValue()[0] / e.getValue()[1]))
         .sorted(ascending ? order : order.reversed())
         .limit(n)
         .toList();
@@ -217,12 +238,13 @@ public final class MetricQueries implements SeriesSource {
     return scope == Scope.SERVICE ? EntityIds.parseServiceId(id).name() : EntityIds.parseChildId(id).name();
   }
 
-  private MetricDefinition definition(String metric) {
+  /** The metric's definition; an error naming it when Sextant has no such metric. */
+  public MetricDefinition definition(String metric) {
     return catalog.find(metric).orElseThrow(() -> new MqeException("unknown metric '" + metric + "'"));
   }
 
-  /** The SkyWalking id of the entity an MQE expression names, for the metric's scope. */
-  static String entityId(MetricDefinition def, MqeEntity e) {
+  /** The SkyWalking id of the entity a query (MQE or v2) names, for the metric's scope. */
+  public static String entityId(MetricDefinition def, MqeEntity e) {
     String service = require(e.serviceName(), "serviceName", def);
     String serviceId = EntityIds.serviceId(service, e.normal() == null || e.normal());
     return switch (def.scope()) {
