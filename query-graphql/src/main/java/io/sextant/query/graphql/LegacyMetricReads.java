@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -227,7 +226,7 @@ final class LegacyMetricReads {
   IllegalArgumentException noHistogram(String name) {
     MetricDefinition def = q.definition(name);
     return new IllegalArgumentException("metric '" + name + "' is not a heatmap metric (it is a "
-        + def.function().name().toLowerCase(Locale.ROOT) + " metric): a heatmap needs a histogram metric,"
+        + def.function().name() + " metric): a heatmap needs a histogram metric,"
         + " and Sextant has none");
   }
 }

@@ -120,7 +120,7 @@ public record MetricsV1Area(MetricQueries q, QueryLimits limits) implements Sche
       QueryDuration d = duration(env, limits);
       List<Map<String, Object>> out = new ArrayList<>();
       for (Map<String, Object> r : reads.sorted(env.getArgument("name"), scope, parent, normal,
-          env.getArgument("topN"), "ASC".equals(String.valueOf(env.getArgument("order"))),
+          env.getArgument("topN"), "ASC".equals(String.valueOf((Object) env.getArgument("order"))),
           d.buckets(limits.maxDurationPoints()), d.step())) {
         Map<String, Object> entity = new HashMap<>();
         entity.put("id", r.get("id"));
