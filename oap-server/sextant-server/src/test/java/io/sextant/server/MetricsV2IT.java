@@ -208,6 +208,39 @@ class MetricsV2IT {
   }
 
   @Test
+  void aPageOfReadsInOneRequestAnswersEachAsAlone() throws Exception {
+    // Dashboards older than MQE ask for a page as aliased fields of one request; they run at once.
+    String d = ", duration: " + twoMinutes() + ")";
+    List<String> fields = List.of(
+        "readMetricsValues(condition: {name: \"service_cpm\", entity: {" + PRODUCTPAGE + "}}" + d
+            + " { values { values { id value isEmptyValue } } }",
+        "readMetricsValue(condition: {name: \"service_sla\", entity: {serviceName: \"reviews\"}}" + d,
+        "readNullableMetricsValue(condition: {name: \"service_resp_time\", entity: {" + PRODUCTPAGE + "}}" + d
+            + " { value isEmptyValue }",
+        "readLabeledMetricsValues(condition: {name: \"service_percentile\", entity: {" + PRODUCTPAGE
+            + "}}, labels: [\"50\", \"99\"]" + d + " { label values { values { value } } }",
+        "sortMetrics(condition: {name: \"service_cpm\", topN: 3, order: DES}" + d + " { name value }");
+    StringBuilder page = new StringBuilder("{");
+    for (int i = 0; i < fields.size(); i++) {
+      page.append(" f").append(i).append(": ").append(fields.get(i));
+    }
+    JsonNode together = sextant.data(page.append(" }").toString());
+    for (int i = 0; i < fields.size(); i++) {
+      JsonNode alone = sextant.data("{ f: " + fields.get(i) + " }").get("f");
+      assertThat(together.get("f" + i)).as(fields.get(i)).isEqualTo(alone);
+    }
+    assertThat(together.get("f1").asLong()).isEqualTo(8750);
+    assertThat(together.get("f4").toString()).isEqualTo(
+        "[{\"name\":\"productpage\",\"value\":\"10\"},{\"name\":\"reviews\",\"value\":\"8\"},"
+            + "{\"name\":\"details\",\"value\":\"6\"}]");
+    // The v2 fields are non-null: one refused field nulls the whole answer, as GraphQL requires.
+    JsonNode withError = sextant.graphql(page.deleteCharAt(page.length() - 1).append(" bad: readMetricsValue("
+        + "condition: {name: \"nope_cpm\", entity: {" + PRODUCTPAGE + "}}" + d + " }").toString());
+    assertThat(withError.get("data").isNull()).isTrue();
+    assertThat(withError.get("errors").get(0).get("message").asText()).isEqualTo("unknown metric 'nope_cpm'");
+  }
+
+  @Test
   void badInputGetsTheReason() throws Exception {
     String d = ", duration: " + twoMinutes() + ")";
     String values = " { values { values { value } } } }";

@@ -42,7 +42,8 @@ public final class SextantGraphql {
   /**
    * The areas Sextant serves today over the given read services. {@code expressions} runs the
    * expressions of a request that asks for several ({@code execExpression} fields, as the UI batches
-   * a dashboard's widgets) at once; {@code Runnable::run} answers each on the calling thread.
+   * a dashboard's widgets; v2 metric reads likewise) at once; {@code Runnable::run} answers each on
+   * the calling thread.
    */
   public static List<SchemaArea> standardAreas(QueryServices query, QueryLimits limits, String version,
       Supplier<CheckResult> health, ZoneId zone, Clock clock, Executor expressions) {
@@ -52,7 +53,7 @@ public final class SextantGraphql {
         new TopologyArea(query.topology(), query.metadata(), limits),
         new MetricsArea(query.metrics(), limits, expressions),
         new EventArea(query.events(), zone),
-        new MetricsV2Area(query.metrics(), limits),
+        new MetricsV2Area(query.metrics(), limits, expressions),
         new MetricsV1Area(query.metrics(), limits),
         new RecordsArea(query.records(), limits, zone));
   }
