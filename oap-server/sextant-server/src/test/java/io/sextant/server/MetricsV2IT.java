@@ -166,6 +166,13 @@ class MetricsV2IT {
         1, "ASC")).get("r"))).containsExactly("reviews - reviews-v1-0=7500");
     assertThat(names(sextant.data(query.formatted("endpoint_cpm", "", 1, "DES")).get("r")))
         .containsExactly("productpage - GET:/productpage=10");
+    // MQE's top_n ranks the same way.
+    JsonNode topN = sextant.data("{ r: execExpression(expression: \"top_n(service_cpm,3,des)\", entity: {},"
+        + " duration: " + twoMinutes() + ") { error results { values { id value } } } }").get("r");
+    List<String> mqe = new ArrayList<>();
+    topN.get("results").get(0).get("values")
+        .forEach(v -> mqe.add(v.get("id").asText() + "=" + v.get("value").asText()));
+    assertThat(mqe).containsExactly("productpage=10", "reviews=8", "details=6");
   }
 
   private static List<String> names(JsonNode records) {
