@@ -51,15 +51,11 @@ final class LegacyMetricReads {
   }
 
   /**
-   * The id of the entity a v2 {@code Entity} input names. The scope comes from the metric (as in
-   * SkyWalking since 9.4); a scope the input states must agree with it.
+   * The id of the entity a v2 {@code Entity} input names. The scope comes from the metric and a
+   * scope the input states is ignored, as in SkyWalking since 9.4: swctl guesses the scope from the
+   * flags it was given, e.g. Endpoint for a service metric asked with --endpoint-name.
    */
   static String entityId(MetricDefinition def, Map<String, Object> input) {
-    Object stated = input == null ? null : input.get("scope");
-    if (stated != null && !stated.toString().equals(scopeName(def.scope()))) {
-      throw new IllegalArgumentException("metric '" + def.name() + "' is a " + scopeName(def.scope())
-          + " metric, but the entity's scope is " + stated);
-    }
     return MetricQueries.entityId(def, MetricsArea.entity(input));
   }
 
@@ -185,16 +181,12 @@ final class LegacyMetricReads {
    * endpoints are named {@code <service> - <name>} in a global list and by their own name under a
    * parent service, as SkyWalking names them.
    */
-  List<Map<String, Object>> sorted(String name, String stated, String parentService, Boolean normal, int topN,
+  List<Map<String, Object>> sorted(String name, String parentService, Boolean normal, int topN,
       boolean ascending, List<Long> buckets, Step step) {
     MetricDefinition def = regular(name, "sortMetrics");
     if (def.scope() != Scope.SERVICE && def.scope() != Scope.SERVICE_INSTANCE && def.scope() != Scope.ENDPOINT) {
       throw new IllegalArgumentException("metric '" + name + "' is a " + scopeName(def.scope())
           + " metric: sorting accepts only Service, ServiceInstance and Endpoint metrics");
-    }
-    if (stated != null && !stated.equals(scopeName(def.scope()))) {
-      throw new IllegalArgumentException("metric '" + name + "' is a " + scopeName(def.scope())
-          + " metric, but the condition's scope is " + stated);
     }
     if (topN < 1 || topN > MAX_TOP_N) {
       throw new IllegalArgumentException("topN must be between 1 and " + MAX_TOP_N + ", was " + topN);

@@ -74,11 +74,11 @@ public record MetricsV1Area(MetricQueries q, QueryLimits limits) implements Sche
           Map<String, Object> m = env.getArgument("metric");
           throw reads.noHistogram((String) m.get("name"));
         }))
-        .dataFetcher("getServiceTopN", topN(reads, "Service", false))
-        .dataFetcher("getAllServiceInstanceTopN", topN(reads, "ServiceInstance", false))
-        .dataFetcher("getServiceInstanceTopN", topN(reads, "ServiceInstance", true))
-        .dataFetcher("getAllEndpointTopN", topN(reads, "Endpoint", false))
-        .dataFetcher("getEndpointTopN", topN(reads, "Endpoint", true)));
+        .dataFetcher("getServiceTopN", topN(reads, false))
+        .dataFetcher("getAllServiceInstanceTopN", topN(reads, false))
+        .dataFetcher("getServiceInstanceTopN", topN(reads, true))
+        .dataFetcher("getAllEndpointTopN", topN(reads, false))
+        .dataFetcher("getEndpointTopN", topN(reads, true)));
   }
 
   @SuppressWarnings("unchecked")
@@ -108,7 +108,7 @@ public record MetricsV1Area(MetricQueries q, QueryLimits limits) implements Sche
     return out;
   }
 
-  private DataFetcher<Object> topN(LegacyMetricReads reads, String scope, boolean underService) {
+  private DataFetcher<Object> topN(LegacyMetricReads reads, boolean underService) {
     return safe(env -> {
       String parent = null;
       Boolean normal = null;
@@ -119,7 +119,7 @@ public record MetricsV1Area(MetricQueries q, QueryLimits limits) implements Sche
       }
       QueryDuration d = duration(env, limits);
       List<Map<String, Object>> out = new ArrayList<>();
-      for (Map<String, Object> r : reads.sorted(env.getArgument("name"), scope, parent, normal,
+      for (Map<String, Object> r : reads.sorted(env.getArgument("name"), parent, normal,
           env.getArgument("topN"), "ASC".equals(String.valueOf((Object) env.getArgument("order"))),
           d.buckets(limits.maxDurationPoints()), d.step())) {
         Map<String, Object> entity = new HashMap<>();

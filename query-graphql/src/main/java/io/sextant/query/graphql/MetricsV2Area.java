@@ -52,9 +52,8 @@ public record MetricsV2Area(MetricQueries q, QueryLimits limits, Executor pool) 
         .dataFetcher("sortMetrics", concurrent(pool, safe(env -> {
           Map<String, Object> c = env.getArgument("condition");
           QueryDuration d = duration(env, limits);
-          Object scope = c.get("scope");
-          return reads.sorted((String) c.get("name"), scope == null ? null : scope.toString(),
-              (String) c.get("parentService"), (Boolean) c.get("normal"), (Integer) c.get("topN"),
+          return reads.sorted((String) c.get("name"), (String) c.get("parentService"), (Boolean) c.get("normal"),
+              (Integer) c.get("topN"),
               "ASC".equals(String.valueOf(c.get("order"))), d.buckets(limits.maxDurationPoints()), d.step());
         })))
         .dataFetcher("readHeatMap", safe(env -> {
