@@ -33,9 +33,12 @@ public final class Mqe {
       Step step) {
     try {
       List<Long> bucketList = buckets == null ? List.of() : List.copyOf(buckets);
-      return new Evaluator(source, entity, bucketList, step).eval(expression);
+      return new Evaluator(source, entity, bucketList, step).eval(expression).toResult();
     } catch (MqeException e) {
-      return MqeResult.error(e.getMessage());
+      MqeResult partial = e.partial();
+      // Some SkyWalking errors keep the input's type and values next to the message.
+      return partial == null ? MqeResult.error(e.getMessage())
+          : new MqeResult(partial.type(), partial.results(), e.getMessage());
     } catch (RuntimeException e) {
       // A failing source (storage down, bad data) is reported like any other query error instead of
       // breaking the whole GraphQL response.
