@@ -67,14 +67,54 @@ final class Binary {
     return single.series().get(0).values().get(0).value();
   }
 
+  /**
+   * A single value applied to every value of a time series or list. An unlabeled single value is a scalar (SkyWalking's
+   * rule). A labelled one (e.g. avg of a percentile metric) is matched by label set, as SkyWalking's documentation
+   * shows (its 10.1 code would apply the first label's value to all); against an unlabeled series it makes one
+   * series per label.
+   */
   private Value manyToOne(Value many, Value single) {
-    Double s = scalar(single, "Many to One, single");
-    return Evaluator.map(many, v -> op.apply(v, s));
+    if (!single.labeled()) {
+      Double s = scalar(single, "Many to One, single");
+      return Evaluator.map(many, v -> op.apply(v, s));
+    }
+    return perLabel(many, single, true);
   }
 
   private Value oneToMany(Value single, Value many) {
-    Double s = scalar(single, "One to Many, single");
-    return Evaluator.map(many, v -> op.apply(s, v));
+    if (!single.labeled()) {
+      Double s = scalar(single, "One to Many, single");
+      return Evaluator.map(many, v -> op.apply(s, v));
+    }
+    return perLabel(many, single, false);
+  }
+
+  private Value perLabel(Value many, Value singles, boolean manyOnLeft) {
+    List<MqeSeries> out = new ArrayList<>();
+    if (many.labeled()) {
+      Map<Set<KeyValue>, MqeSeries> byLabels = Evaluator.byLabels(singles.series());
+      for (MqeSeries m : many.series()) {
+        out.add(withScalar(m, m.labels(), byLabels.get(new HashSet<>(m.labels())), manyOnLeft));
+      }
+    } else if (!many.series().isEmpty()) {
+      for (MqeSeries s : singles.series()) {
+        out.add(withScalar(many.series().get(0), s.labels(), s, manyOnLeft));
+      }
+    }
+    return new Value(many.type(), out, true);
+  }
+
+  /** Each value of {@code series} with the one value of {@code single}; no single (no match) gives empty values. */
+  private MqeSeries withScalar(MqeSeries series, List<KeyValue> labels, MqeSeries single, boolean seriesOnLeft) {
+    if (single != null && single.values().size() != 1) {
+      throw fail("Many to One, single result is empty or has more than one value.");
+    }
+    Double s = single == null ? null : single.values().get(0).value();
+    List<MqeValue> values = new ArrayList<>();
+    for (MqeValue v : series.values()) {
+      values.add(new MqeValue(v.id(), seriesOnLeft ? op.apply(v.value(), s) : op.apply(s, v.value())));
+    }
+    return new MqeSeries(labels, values);
   }
 
   private Value singleLabeled(Value left, Value right) {

@@ -17,7 +17,7 @@ record Token(Kind kind, String text, int pos) {
   String describe() {
     return switch (kind) {
       case EOF -> "'<EOF>'";
-      case STRING -> "'\\'" + text + "\\''";
+      case STRING -> "''" + text + "''";
       default -> "'" + text + "'";
     };
   }
