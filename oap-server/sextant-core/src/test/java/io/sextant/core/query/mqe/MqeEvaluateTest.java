@@ -306,60 +306,7 @@ class MqeEvaluateTest extends MqeTestSupport {
     assertThat(eval("relabels(k8s_status, p='1', q='2')")).isEqualTo(ok(ResultType.TIME_SERIES_VALUES));
   }
 
-  // ---- relabels ----
-
-  @Test
-  void relabelsRenamesKeyAndValuesInOrder() {
-    assertThat(eval("relabels(service_percentile{p='50,75,90'},p='50,75,90',percentile='50,75,90')"))
-        .isEqualTo(ok(ResultType.TIME_SERIES_VALUES,
-            lts(List.of(new KeyValue("percentile", "50")), 100.0, 110.0, null),
-            lts(List.of(new KeyValue("percentile", "75")), 200.0, 210.0, 220.0),
-            lts(List.of(new KeyValue("percentile", "90")), 300.0, null, 320.0)));
-  }
-
-  @Test
-  void relabelsMapsValuesByPositionAndLeavesOthersAlone() {
-    MqeResult r = eval("relabels(service_percentile, p='90,50', percentile='P90,P50')");
-    assertThat(r.type()).isEqualTo(ResultType.TIME_SERIES_VALUES);
-    assertThat(r.results()).extracting(MqeSeries::labels).containsExactly(
-        List.of(new KeyValue("percentile", "P50")),
-        p("75"),
-        List.of(new KeyValue("percentile", "P90")));
-  }
-
-  @Test
-  void relabelsKeepsTheResultTypeOfItsInput() {
-    assertThat(eval("relabels(avg(service_percentile{p='75'}), p='75', q='x')"))
-        .isEqualTo(ok(ResultType.SINGLE_VALUE, single(List.of(new KeyValue("q", "x")), 210.0)));
-  }
-
-  // ---- top_n ----
-
-  @Test
-  void topNWithDivision() {
-    source.ranking("service_sla",
-        new RankedValue("a", 9000), new RankedValue("b", 10000), new RankedValue("c", 8000));
-    MqeResult r = eval("top_n(service_sla,2,asc)/100");
-    assertThat(r).isEqualTo(ok(ResultType.SORTED_LIST,
-        new MqeSeries(List.of(), List.of(new MqeValue("c", 80.0), new MqeValue("a", 90.0)))));
-    assertThat(source.topNMetric).isEqualTo("service_sla");
-    assertThat(source.topNCount).isEqualTo(2);
-    assertThat(source.topNAscending).isTrue();
-    assertThat(source.topNAttributes).isEmpty();
-    assertThat(source.lastEntity).isEqualTo(SERVICE);
-    assertThat(source.lastBuckets).isEqualTo(BUCKETS);
-  }
-
-  @Test
-  void topNDescendingWithAttributes() {
-    source.ranking("service_cpm", new RankedValue("a", 1), new RankedValue("b", 3));
-    MqeResult r = eval("top_n(service_cpm, 10, DES, attr0='MESH', attr1=\"x\")");
-    assertThat(r).isEqualTo(ok(ResultType.SORTED_LIST,
-        new MqeSeries(List.of(), List.of(new MqeValue("b", 3.0), new MqeValue("a", 1.0)))));
-    assertThat(source.topNAscending).isFalse();
-    assertThat(source.topNAttributes).containsExactly(
-        new AttributeFilter("attr0", true, "MESH"), new AttributeFilter("attr1", true, "x"));
-  }
+  // ---- results of other functions ----
 
   @Test
   void topNCannotBeCombinedWithATimeSeries() {
