@@ -8,14 +8,14 @@ public final class Mqe {
   private Mqe() {
   }
 
-  /** Parses once; throws MqeException with position and reason on a syntax error. */
+  /** Parses once; throws MqeException ("line 1:col reason", as SkyWalking's) on a syntax error. */
   public static Expression parse(String expression) {
     return Parser.parse(expression);
   }
 
   /**
    * Parses and evaluates; never throws for user errors: returns type UNKNOWN with {@code error} set (parse error,
-   * unknown metric, bad function args...).
+   * unknown metric, bad function args...), or, where SkyWalking does, the input's type and values with the error.
    */
   public static MqeResult evaluate(String expression, SeriesSource source, MqeEntity entity, List<Long> buckets,
       Step step) {
