@@ -273,7 +273,7 @@ abstract class MeshEndToEnd {
     JsonNode unknownMetric = sextant.data("{ r: execExpression(expression: \"nope_cpm\", entity: {serviceName: \"x\"},"
         + " duration: " + duration() + ") { type error } }").get("r");
     assertThat(unknownMetric.get("type").asText()).isEqualTo("UNKNOWN");
-    assertThat(unknownMetric.get("error").asText()).contains("unknown metric 'nope_cpm'");
+    assertThat(unknownMetric.get("error").asText()).contains("Metric: [nope_cpm] does not exist.");
     JsonNode badDuration = sextant.graphql(
         "{ getGlobalTopology(duration: {start: \"yesterday\", end: \"x\", step: MINUTE}) { calls { id } } }");
     assertThat(badDuration.get("errors").get(0).get("message").asText()).contains("yyyy-MM-dd HHmm");
@@ -309,7 +309,7 @@ abstract class MeshEndToEnd {
     }
     assertThat(together.get("e0").get("results").get(0).get("values").get(0).get("value").asText()).isEqualTo("10");
     assertThat(together.get("e4").get("results").get(0).get("values").get(0).get("value").asText()).isEqualTo("8");
-    assertThat(together.get("e5").get("error").asText()).contains("unknown metric 'nope_cpm'");
+    assertThat(together.get("e5").get("error").asText()).contains("Metric: [nope_cpm] does not exist.");
     assertThat(together.get("e7").get("results").get(0).get("values").get(0).get("value").asText()).isEqualTo("45");
   }
 

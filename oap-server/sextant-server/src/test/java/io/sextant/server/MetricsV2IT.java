@@ -248,7 +248,7 @@ class MetricsV2IT {
     JsonNode withError = sextant.graphql(page.deleteCharAt(page.length() - 1).append(" bad: readMetricsValue("
         + "condition: {name: \"nope_cpm\", entity: {" + PRODUCTPAGE + "}}" + d + " }").toString());
     assertThat(withError.get("data").isNull()).isTrue();
-    assertThat(withError.get("errors").get(0).get("message").asText()).isEqualTo("unknown metric 'nope_cpm'");
+    assertThat(withError.get("errors").get(0).get("message").asText()).isEqualTo("Metric: [nope_cpm] does not exist.");
   }
 
   @Test
@@ -256,7 +256,7 @@ class MetricsV2IT {
     String d = ", duration: " + twoMinutes() + ")";
     String values = " { values { values { value } } } }";
     assertThat(error("{ readMetricsValues(condition: {name: \"nope_cpm\", entity: {" + PRODUCTPAGE + "}}" + d
-        + values)).isEqualTo("unknown metric 'nope_cpm'");
+        + values)).isEqualTo("Metric: [nope_cpm] does not exist.");
     assertThat(error("{ readMetricsValues(condition: {name: \"service_instance_cpm\", entity: {serviceName: "
         + "\"reviews\", serviceInstanceName: \"\"}}" + d + values))
         .isEqualTo("metric 'service_instance_cpm' is a service_instance metric: the entity needs serviceInstanceName");

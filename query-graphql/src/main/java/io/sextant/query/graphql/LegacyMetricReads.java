@@ -195,7 +195,7 @@ final class LegacyMetricReads {
     MqeEntity parent = new MqeEntity(global ? null : parentService, normal, null, null, null, null, null, null,
         null, null);
     List<Map<String, Object>> out = new ArrayList<>();
-    for (RankedEntity r : q.rank(name, topN, ascending, Map.of(), parent, buckets, step)) {
+    for (RankedEntity r : q.rank(name, topN, ascending, List.of(), parent, buckets, step)) {
       Map<String, Object> record = new HashMap<>();
       record.put("id", r.entityId());
       record.put("name", displayName(def.scope(), r.entityId(), global));

@@ -10,7 +10,9 @@ import io.sextant.core.metric.EncodedState;
 import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricDefinition;
 import io.sextant.core.metric.MetricState;
+import io.sextant.core.query.mqe.AttributeFilter;
 import io.sextant.core.query.mqe.KeyValue;
+import io.sextant.core.query.mqe.MetricKind;
 import io.sextant.core.query.mqe.MqeEntity;
 import io.sextant.core.query.mqe.MqeException;
 import io.sextant.core.query.mqe.RankedValue;
@@ -58,6 +60,13 @@ public final class MetricQueries implements SeriesSource {
     long[] v = p.values();
     return new EncodedState(v.length > 0 ? v[0] : 0, v.length > 1 ? v[1] : 0, v.length > 2 ? v[2] : 0, p.sketch())
         .decode();
+  }
+
+  @Override
+  public MetricKind kind(String metric) {
+    return catalog.find(metric)
+        .map(d -> d.function().labelKey() == null ? MetricKind.REGULAR : MetricKind.LABELED)
+        .orElse(null);
   }
 
   @Override
@@ -166,7 +175,7 @@ public final class MetricQueries implements SeriesSource {
   }
 
   @Override
-  public List<RankedValue> topN(String metric, int n, boolean ascending, Map<String, String> attributes,
+  public List<RankedValue> topN(String metric, int n, boolean ascending, List<AttributeFilter> attributes,
       MqeEntity entity, List<Long> buckets, Step step) {
     Scope scope = definition(metric).scope();
     return rank(metric, n, ascending, attributes, entity, buckets, step).stream()
@@ -179,17 +188,11 @@ public final class MetricQueries implements SeriesSource {
    * behind MQE's top_n and the v2 {@code sortMetrics}): at most {@code n}, restricted to the layer
    * {@code attr0} and, for instance and endpoint metrics, to the entity's service when it names one.
    */
-  public List<RankedEntity> rank(String metric, int n, boolean ascending, Map<String, String> attributes,
+  public List<RankedEntity> rank(String metric, int n, boolean ascending, List<AttributeFilter> attributes,
       MqeEntity entity, List<Long> buckets, Step step) {
     MetricDefinition def = definition(metric);
     if (def.scope().isRelation()) {
       throw new MqeException("top_n is not supported for relation metric '" + metric + "'");
-    }
-    String layer = attributes.get("attr0");
-    for (String key : attributes.keySet()) {
-      if (!key.equals("attr0")) {
-        throw new MqeException("top_n attribute '" + key + "' is not supported (only attr0, the layer)");
-      }
     }
     String onlyService = def.scope() != Scope.SERVICE && entity.serviceName() != null
         ? EntityIds.serviceId(entity.serviceName(), entity.normal() == null || entity.normal())
@@ -211,7 +214,7 @@ public final class MetricQueries implements SeriesSource {
       if (onlyService != null && !onlyService.equals(serviceId)) {
         return;
       }
-      if (layer != null && metadata.service(serviceId).map(s -> !s.layers().contains(layer)).orElse(true)) {
+      if (!attributes.isEmpty() && !passes(attributes, serviceId)) {
         return;
       }
       double[] acc = new double[2];
@@ -234,13 +237,30 @@ public final class MetricQueries implements SeriesSource {
         .toList();
   }
 
+  /**
+   * attr0 is the layer (an entity of a service in several layers has each of them); attr1..attr5 are empty, as
+   * Sextant records none.
+   */
+  private boolean passes(List<AttributeFilter> filters, String serviceId) {
+    List<String> layers = metadata.service(serviceId).map(s -> List.copyOf(s.layers())).orElse(List.of());
+    for (AttributeFilter f : filters) {
+      boolean pass = f.attribute().equals("attr0")
+          ? (f.equal() ? layers.contains(f.value()) : !layers.contains(f.value()))
+          : f.accepts("");
+      if (!pass) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private static String displayName(Scope scope, String id) {
     return scope == Scope.SERVICE ? EntityIds.parseServiceId(id).name() : EntityIds.parseChildId(id).name();
   }
 
   /** The metric's definition; an error naming it when Sextant has no such metric. */
   public MetricDefinition definition(String metric) {
-    return catalog.find(metric).orElseThrow(() -> new MqeException("unknown metric '" + metric + "'"));
+    return catalog.find(metric).orElseThrow(() -> new MqeException("Metric: [" + metric + "] does not exist."));
   }
 
   /** The SkyWalking id of the entity a query (MQE or v2) names, for the metric's scope. */

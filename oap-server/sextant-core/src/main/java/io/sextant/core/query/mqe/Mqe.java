@@ -8,14 +8,14 @@ public final class Mqe {
   private Mqe() {
   }
 
-  /** Parses once; throws MqeException with position and reason on a syntax error. */
+  /** Parses once; throws MqeException ("line 1:col reason", as SkyWalking's) on a syntax error. */
   public static Expression parse(String expression) {
     return Parser.parse(expression);
   }
 
   /**
    * Parses and evaluates; never throws for user errors: returns type UNKNOWN with {@code error} set (parse error,
-   * unknown metric, bad function args...).
+   * unknown metric, bad function args...), or, where SkyWalking does, the input's type and values with the error.
    */
   public static MqeResult evaluate(String expression, SeriesSource source, MqeEntity entity, List<Long> buckets,
       Step step) {
@@ -33,9 +33,12 @@ public final class Mqe {
       Step step) {
     try {
       List<Long> bucketList = buckets == null ? List.of() : List.copyOf(buckets);
-      return new Evaluator(source, entity, bucketList, step).eval(expression);
+      return new Evaluator(source, entity, bucketList, step).eval(expression).toResult();
     } catch (MqeException e) {
-      return MqeResult.error(e.getMessage());
+      MqeResult partial = e.partial();
+      // Some SkyWalking errors keep the input's type and values next to the message.
+      return partial == null ? MqeResult.error(e.getMessage())
+          : new MqeResult(partial.type(), partial.results(), e.getMessage());
     } catch (RuntimeException e) {
       // A failing source (storage down, bad data) is reported like any other query error instead of
       // breaking the whole GraphQL response.
