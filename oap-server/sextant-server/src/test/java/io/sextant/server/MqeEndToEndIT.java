@@ -72,6 +72,14 @@ class MqeEndToEndIT {
   }
 
   @Test
+  void pointsAreNamedByTheFirstMillisecondOfTheirMinute() throws Exception {
+    // As SkyWalking names them; the test server's time zone is UTC.
+    JsonNode point = exec("service_cpm", PRODUCTPAGE).get("results").get(0).get("values").get(0);
+    assertThat(point.get("id").asText()).isEqualTo(Long.toString(time - 1000));
+    assertThat(point.get("value").asText()).isEqualTo("10");
+  }
+
+  @Test
   void mathematicalAndAggregationFunctions() throws Exception {
     assertThat(answer("round(service_resp_time / 7, 2)", PRODUCTPAGE))
         .containsExactly("TIME_SERIES_VALUES", "{}=[7.86]");

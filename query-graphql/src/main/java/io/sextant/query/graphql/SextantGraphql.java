@@ -11,6 +11,7 @@ import graphql.schema.idl.SchemaGenerator;
 import graphql.schema.idl.SchemaParser;
 import graphql.schema.idl.TypeDefinitionRegistry;
 import io.sextant.api.component.CheckResult;
+import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.query.QueryServices;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,7 +52,7 @@ public final class SextantGraphql {
         new CommonArea(version, health, zone, clock),
         new MetadataArea(query.metadata(), limits),
         new TopologyArea(query.topology(), query.metadata(), limits),
-        new MetricsArea(query.metrics(), limits, expressions),
+        new MetricsArea(query.metrics(), limits, expressions, new TimeBuckets(zone, clock)),
         new EventArea(query.events(), zone),
         new MetricsV2Area(query.metrics(), limits, expressions),
         new MetricsV1Area(query.metrics(), limits),

@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongFunction;
 import java.util.function.UnaryOperator;
 
 /**
@@ -39,12 +40,14 @@ final class Evaluator {
   private final MqeEntity entity;
   private final List<Long> buckets;
   private final Step step;
+  private final LongFunction<String> pointId;
 
-  Evaluator(SeriesSource source, MqeEntity entity, List<Long> buckets, Step step) {
+  Evaluator(SeriesSource source, MqeEntity entity, List<Long> buckets, Step step, LongFunction<String> pointId) {
     this.source = source;
     this.entity = entity;
     this.buckets = buckets;
     this.step = step == null ? Step.MINUTE : step;
+    this.pointId = pointId;
   }
 
   Value eval(Expression expression) {
@@ -119,7 +122,7 @@ final class Evaluator {
       for (int i = 0; i < window.size(); i++) {
         // A short (or missing) array just means no data for the remaining buckets.
         Double v = values != null && i < values.length ? values[i] : null;
-        points.add(new MqeValue(Long.toString(window.get(i)), v));
+        points.add(new MqeValue(pointId.apply(window.get(i)), v));
       }
       // SkyWalking lists a series' labels sorted by key.
       List<KeyValue> labels = new ArrayList<>(s.labels());
