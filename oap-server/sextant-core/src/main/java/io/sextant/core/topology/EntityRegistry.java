@@ -2,6 +2,7 @@ package io.sextant.core.topology;
 
 import io.sextant.api.model.CallProtocol;
 import io.sextant.api.model.DetectPoint;
+import io.sextant.api.model.MeshRecord;
 import io.sextant.api.model.Scope;
 import io.sextant.api.storage.Edge;
 import io.sextant.api.storage.EndpointMeta;
@@ -34,7 +35,11 @@ public final class EntityRegistry {
     EntityRef e = s.entity();
     long minute = s.minuteBucket();
     String layer = e.layer().name();
-    service(out, e.serviceId(), e.serviceName(), layer, minute);
+    // A relation from outside the mesh names its caller UNKNOWN: a node, never a listed service.
+    boolean knownSource = !MeshRecord.UNKNOWN_PEER.equals(e.serviceName());
+    if (knownSource) {
+      service(out, e.serviceId(), e.serviceName(), layer, minute);
+    }
     Scope edgeScope = switch (e.scope()) {
       case SERVICE -> null;
       case SERVICE_INSTANCE -> {
@@ -53,7 +58,9 @@ public final class EntityRegistry {
       }
       case SERVICE_INSTANCE_RELATION -> {
         service(out, e.destServiceId(), e.destServiceName(), layer, minute);
-        instance(out, e.childId(), e.serviceId(), e.childName(), layer, e.attributes(), minute);
+        if (knownSource) {
+          instance(out, e.childId(), e.serviceId(), e.childName(), layer, e.attributes(), minute);
+        }
         instance(out, e.destChildId(), e.destServiceId(), e.destChildName(), layer, e.destAttributes(), minute);
         yield Scope.SERVICE_INSTANCE;
       }
@@ -82,15 +89,27 @@ public final class EntityRegistry {
   private void addEdges(EntitySink out, Scope scope, String source, String dest, Snapshot s, long minute) {
     String component = component(s);
     for (DetectPoint dp : DetectPoint.values()) {
-      if ((s.detectPoints() & (1 << dp.ordinal())) != 0) {
-        Edge edge = new Edge(scope, source, dest, dp, component);
-        Long seen = edgesSeen.get(edge);
-        if (seen == null || seen != minute) {
-          trim(edgesSeen);
-          edgesSeen.put(edge, minute);
-          out.edge(minute, edge);
+      int bit = 1 << dp.ordinal();
+      if ((s.detectPoints() & bit) != 0) {
+        addEdge(out, new Edge(scope, source, dest, dp, component), minute);
+        // As SkyWalking's service relation dispatch: a side that reported (m)TLS also carries the
+        // tls/mtls component, so the call reads e.g. [http, mtls]; instance calls carry none.
+        if (scope == Scope.SERVICE && (s.mtlsDetectPoints() & bit) != 0) {
+          addEdge(out, new Edge(scope, source, dest, dp, Components.MTLS), minute);
+        }
+        if (scope == Scope.SERVICE && (s.tlsDetectPoints() & bit) != 0) {
+          addEdge(out, new Edge(scope, source, dest, dp, Components.TLS), minute);
         }
       }
+    }
+  }
+
+  private void addEdge(EntitySink out, Edge edge, long minute) {
+    Long seen = edgesSeen.get(edge);
+    if (seen == null || seen != minute) {
+      trim(edgesSeen);
+      edgesSeen.put(edge, minute);
+      out.edge(minute, edge);
     }
   }
 
@@ -98,7 +117,7 @@ public final class EntityRegistry {
   private static String component(Snapshot s) {
     return switch (s.group().source()) {
       case FLOW -> CallProtocol.TCP.componentName();
-      case SAMPLE -> "Unknown"; // proxy statistics say nothing of the protocol
+      case SAMPLE -> Components.UNKNOWN; // proxy statistics say nothing of the protocol
       case CALL -> {
         for (CallProtocol p : CallProtocol.values()) {
           if ((s.protocols() & (1 << p.ordinal())) != 0) {
