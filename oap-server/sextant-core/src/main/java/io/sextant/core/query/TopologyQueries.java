@@ -116,10 +116,14 @@ public final class TopologyQueries {
           ordered(targetComponents));
     }
 
-    /** The protocol before tls/mtls, as SkyWalking lists them, however the store returned the edges. */
+    /**
+     * The protocols (highest priority first) before tls/mtls, as SkyWalking lists them, whatever
+     * order the store returned the edges in.
+     */
     private static List<String> ordered(Set<String> components) {
       List<String> out = new ArrayList<>(components);
-      out.sort(Comparator.comparing(Components::isTls));
+      out.sort(Comparator.comparing(Components::isTls)
+          .thenComparing(Comparator.comparingInt(Components::priority).reversed()));
       return out;
     }
   }
