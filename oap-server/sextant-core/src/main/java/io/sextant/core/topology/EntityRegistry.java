@@ -10,6 +10,7 @@ import io.sextant.api.storage.InstanceMeta;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.core.aggregate.EntityRef;
 import io.sextant.core.aggregate.Snapshot;
+import io.sextant.core.metric.Source;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -36,8 +37,15 @@ public final class EntityRegistry {
     long minute = s.minuteBucket();
     String layer = e.layer().name();
     // A relation from outside the mesh names its caller UNKNOWN: a node, never a listed service.
-    boolean knownSource = !MeshRecord.UNKNOWN_PEER.equals(e.serviceName());
-    if (knownSource) {
+    // A relation from proxy statistics (envoy_sr_*, reported client side) makes a service of the
+    // reporting side only, as SkyWalking's meter analysis does: Envoy naming an upstream cluster
+    // does not put that upstream in MESH_DP (nor below it in the hierarchy).
+    boolean sampledRelation = s.group().source() == Source.SAMPLE
+        && (e.scope() == Scope.SERVICE_RELATION || e.scope() == Scope.SERVICE_INSTANCE_RELATION);
+    boolean sourceSide = !MeshRecord.UNKNOWN_PEER.equals(e.serviceName())
+        && (!sampledRelation || reported(s, DetectPoint.CLIENT));
+    boolean destSide = !sampledRelation || reported(s, DetectPoint.SERVER);
+    if (sourceSide) {
       service(out, e.serviceId(), e.serviceName(), layer, minute);
     }
     Scope edgeScope = switch (e.scope()) {
@@ -53,15 +61,19 @@ public final class EntityRegistry {
         yield null;
       }
       case SERVICE_RELATION -> {
-        service(out, e.destServiceId(), e.destServiceName(), layer, minute);
+        if (destSide) {
+          service(out, e.destServiceId(), e.destServiceName(), layer, minute);
+        }
         yield Scope.SERVICE;
       }
       case SERVICE_INSTANCE_RELATION -> {
-        service(out, e.destServiceId(), e.destServiceName(), layer, minute);
-        if (knownSource) {
+        if (sourceSide) {
           instance(out, e.childId(), e.serviceId(), e.childName(), layer, e.attributes(), minute);
         }
-        instance(out, e.destChildId(), e.destServiceId(), e.destChildName(), layer, e.destAttributes(), minute);
+        if (destSide) {
+          service(out, e.destServiceId(), e.destServiceName(), layer, minute);
+          instance(out, e.destChildId(), e.destServiceId(), e.destChildName(), layer, e.destAttributes(), minute);
+        }
         yield Scope.SERVICE_INSTANCE;
       }
       case PROCESS, PROCESS_RELATION -> throw new IllegalArgumentException("no metadata is derived for " + e.scope());
@@ -71,6 +83,10 @@ public final class EntityRegistry {
     } else if (edgeScope == Scope.SERVICE_INSTANCE) {
       addEdges(out, edgeScope, e.childId(), e.destChildId(), s, minute);
     }
+  }
+
+  private static boolean reported(Snapshot s, DetectPoint dp) {
+    return (s.detectPoints() & (1 << dp.ordinal())) != 0;
   }
 
   private void service(EntitySink out, String id, String name, String layer, long minute) {
