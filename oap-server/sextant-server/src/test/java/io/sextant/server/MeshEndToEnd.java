@@ -146,12 +146,14 @@ abstract class MeshEndToEnd {
       edges.add(name(c.get("source")) + "->" + name(c.get("target")) + " " + c.get("detectPoints") + " "
           + c.get("sourceComponents") + c.get("targetComponents"));
     }
+    // Both sidecars reported mTLS on the HTTP and gRPC calls, so both sides carry mtls (SkyWalking
+    // adds the TLS component per side); the TCP flows said NONE. gRPC is SkyWalking's "GRPC".
     assertThat(edges).containsExactly(
-        "istio-ingressgateway->productpage [\"CLIENT\",\"SERVER\"] [\"http\"][\"http\"]",
-        "productpage->details [\"CLIENT\",\"SERVER\"] [\"http\"][\"http\"]",
-        "productpage->reviews [\"CLIENT\",\"SERVER\"] [\"http\"][\"http\"]",
+        "istio-ingressgateway->productpage [\"CLIENT\",\"SERVER\"] [\"http\",\"mtls\"][\"http\",\"mtls\"]",
+        "productpage->details [\"CLIENT\",\"SERVER\"] [\"http\",\"mtls\"][\"http\",\"mtls\"]",
+        "productpage->reviews [\"CLIENT\",\"SERVER\"] [\"http\",\"mtls\"][\"http\",\"mtls\"]",
         "reviews->mongodb [\"CLIENT\",\"SERVER\"] [\"tcp\"][\"tcp\"]",
-        "reviews->ratings [\"CLIENT\",\"SERVER\"] [\"gRPC\"][\"gRPC\"]");
+        "reviews->ratings [\"CLIENT\",\"SERVER\"] [\"GRPC\",\"mtls\"][\"GRPC\",\"mtls\"]");
     assertThat(topo.get("nodes")).hasSize(6);
 
     JsonNode one = sextant.data("{ getServiceTopology(serviceId: \"" + sid("reviews") + "\", duration: " + duration()

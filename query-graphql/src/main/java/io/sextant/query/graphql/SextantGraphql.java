@@ -56,7 +56,8 @@ public final class SextantGraphql {
         new EventArea(query.events(), zone),
         new MetricsV2Area(query.metrics(), limits, expressions),
         new MetricsV1Area(query.metrics(), limits),
-        new RecordsArea(query.records(), limits, zone));
+        new RecordsArea(query.records(), limits, zone),
+        new HierarchyArea(query.hierarchy()));
   }
 
   /** The engine over the given areas; fields no area wires answer "not supported". */

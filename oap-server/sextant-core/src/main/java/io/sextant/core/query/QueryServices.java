@@ -9,10 +9,10 @@ import io.sextant.core.metric.MetricCatalog;
  * add a service here.
  */
 public record QueryServices(MetadataQueries metadata, TopologyQueries topology, MetricQueries metrics,
-    EventQueries events, RecordQueries records) {
+    EventQueries events, RecordQueries records, HierarchyQueries hierarchy) {
   public static QueryServices over(StorageComponent storage, MetricCatalog catalog) {
     MetadataQueries metadata = new MetadataQueries(storage);
     return new QueryServices(metadata, new TopologyQueries(storage), new MetricQueries(storage, catalog, metadata),
-        new EventQueries(storage), RecordQueries.over(storage));
+        new EventQueries(storage), RecordQueries.over(storage), new HierarchyQueries(storage));
   }
 }
