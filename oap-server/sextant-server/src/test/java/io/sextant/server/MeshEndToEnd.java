@@ -146,12 +146,14 @@ abstract class MeshEndToEnd {
       edges.add(name(c.get("source")) + "->" + name(c.get("target")) + " " + c.get("detectPoints") + " "
           + c.get("sourceComponents") + c.get("targetComponents"));
     }
+    // Both sidecars reported mTLS on the HTTP and gRPC calls, so both sides carry mtls (SkyWalking
+    // adds the TLS component per side); the TCP flows said NONE. gRPC is SkyWalking's "GRPC".
     assertThat(edges).containsExactly(
-        "istio-ingressgateway->productpage [\"CLIENT\",\"SERVER\"] [\"http\"][\"http\"]",
-        "productpage->details [\"CLIENT\",\"SERVER\"] [\"http\"][\"http\"]",
-        "productpage->reviews [\"CLIENT\",\"SERVER\"] [\"http\"][\"http\"]",
+        "istio-ingressgateway->productpage [\"CLIENT\",\"SERVER\"] [\"http\",\"mtls\"][\"http\",\"mtls\"]",
+        "productpage->details [\"CLIENT\",\"SERVER\"] [\"http\",\"mtls\"][\"http\",\"mtls\"]",
+        "productpage->reviews [\"CLIENT\",\"SERVER\"] [\"http\",\"mtls\"][\"http\",\"mtls\"]",
         "reviews->mongodb [\"CLIENT\",\"SERVER\"] [\"tcp\"][\"tcp\"]",
-        "reviews->ratings [\"CLIENT\",\"SERVER\"] [\"gRPC\"][\"gRPC\"]");
+        "reviews->ratings [\"CLIENT\",\"SERVER\"] [\"GRPC\",\"mtls\"][\"GRPC\",\"mtls\"]");
     assertThat(topo.get("nodes")).hasSize(6);
 
     JsonNode one = sextant.data("{ getServiceTopology(serviceId: \"" + sid("reviews") + "\", duration: " + duration()
@@ -273,7 +275,7 @@ abstract class MeshEndToEnd {
     JsonNode unknownMetric = sextant.data("{ r: execExpression(expression: \"nope_cpm\", entity: {serviceName: \"x\"},"
         + " duration: " + duration() + ") { type error } }").get("r");
     assertThat(unknownMetric.get("type").asText()).isEqualTo("UNKNOWN");
-    assertThat(unknownMetric.get("error").asText()).contains("unknown metric 'nope_cpm'");
+    assertThat(unknownMetric.get("error").asText()).contains("Metric: [nope_cpm] does not exist.");
     JsonNode badDuration = sextant.graphql(
         "{ getGlobalTopology(duration: {start: \"yesterday\", end: \"x\", step: MINUTE}) { calls { id } } }");
     assertThat(badDuration.get("errors").get(0).get("message").asText()).contains("yyyy-MM-dd HHmm");
@@ -309,7 +311,7 @@ abstract class MeshEndToEnd {
     }
     assertThat(together.get("e0").get("results").get(0).get("values").get(0).get("value").asText()).isEqualTo("10");
     assertThat(together.get("e4").get("results").get(0).get("values").get(0).get("value").asText()).isEqualTo("8");
-    assertThat(together.get("e5").get("error").asText()).contains("unknown metric 'nope_cpm'");
+    assertThat(together.get("e5").get("error").asText()).contains("Metric: [nope_cpm] does not exist.");
     assertThat(together.get("e7").get("results").get(0).get("values").get(0).get("value").asText()).isEqualTo("45");
   }
 

@@ -65,6 +65,15 @@ final class Fetchers {
     }
   }
 
+  /**
+   * True for an absent or empty id. SkyWalking answers a lookup by an empty id with nothing (an
+   * empty list or null), and the UI asks so whenever no entity is selected; only a non-empty
+   * malformed id is an error.
+   */
+  static boolean isEmpty(String id) {
+    return id == null || id.isEmpty();
+  }
+
   static DataFetcherResult<Object> error(DataFetchingEnvironment env, String message) {
     return DataFetcherResult.newResult()
         .error(GraphqlErrorBuilder.newError(env).message(message).build())

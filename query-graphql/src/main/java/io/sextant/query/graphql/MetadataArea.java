@@ -9,6 +9,7 @@ import io.sextant.api.storage.EndpointMeta;
 import io.sextant.api.storage.InstanceMeta;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.core.query.MetadataQueries;
+import io.sextant.core.query.QueryDuration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,6 +41,9 @@ public record MetadataArea(MetadataQueries q, QueryLimits limits) implements Sch
             .map(MetadataArea::service).orElse(null)))
         .dataFetcher("getService", safe(env -> {
           String id = env.getArgument("serviceId");
+          if (Fetchers.isEmpty(id)) {
+            return null;
+          }
           EntityIds.parseServiceId(id);
           return q.service(id).map(MetadataArea::service).orElse(null);
         }))
@@ -47,6 +51,9 @@ public record MetadataArea(MetadataQueries q, QueryLimits limits) implements Sch
         .dataFetcher("getServiceInstances", safe(env -> instances(q, env.getArgument("serviceId"), env, limits)))
         .dataFetcher("getInstance", safe(env -> {
           String id = env.getArgument("instanceId");
+          if (Fetchers.isEmpty(id)) {
+            return null;
+          }
           EntityIds.parseChildId(id);
           return q.instance(id).map(MetadataArea::instance).orElse(null);
         }))
@@ -56,6 +63,9 @@ public record MetadataArea(MetadataQueries q, QueryLimits limits) implements Sch
             env.getArgument("keyword"), env.getArgument("limit"))))
         .dataFetcher("getEndpointInfo", safe(env -> {
           String id = env.getArgument("endpointId");
+          if (Fetchers.isEmpty(id)) {
+            return null;
+          }
           EntityIds.parseChildId(id);
           return q.endpoint(id).map(e -> {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -87,8 +97,12 @@ public record MetadataArea(MetadataQueries q, QueryLimits limits) implements Sch
 
   private static List<Map<String, Object>> instances(MetadataQueries q, String serviceId,
       graphql.schema.DataFetchingEnvironment env, QueryLimits limits) {
+    QueryDuration d = duration(env, limits);
+    if (Fetchers.isEmpty(serviceId)) {
+      return List.of(); // as SkyWalking: a dashboard with no service selected asks with ""
+    }
     EntityIds.parseServiceId(serviceId);
-    return q.instances(serviceId, duration(env, limits)).stream().map(MetadataArea::instance).toList();
+    return q.instances(serviceId, d).stream().map(MetadataArea::instance).toList();
   }
 
   static Map<String, Object> instance(InstanceMeta i) {
@@ -106,10 +120,13 @@ public record MetadataArea(MetadataQueries q, QueryLimits limits) implements Sch
 
   private static List<Map<String, Object>> endpoints(MetadataQueries q, String serviceId, String keyword,
       Integer limit) {
-    EntityIds.parseServiceId(serviceId);
     if (limit == null || limit < 0) {
       throw new IllegalArgumentException("limit must be a non-negative number");
     }
+    if (Fetchers.isEmpty(serviceId)) {
+      return List.of();
+    }
+    EntityIds.parseServiceId(serviceId);
     List<Map<String, Object>> out = new ArrayList<>();
     for (EndpointMeta e : q.endpoints(serviceId, keyword, Math.min(limit, 10_000))) {
       out.add(Map.of("id", e.id(), "name", e.name()));

@@ -5,6 +5,7 @@ import static io.sextant.query.graphql.Fetchers.duration;
 import static io.sextant.query.graphql.Fetchers.safe;
 
 import graphql.schema.idl.RuntimeWiring;
+import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.metric.MetricDefinition;
 import io.sextant.core.query.MetricQueries;
 import io.sextant.core.query.QueryDuration;
@@ -23,8 +24,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 
-/** metrics-v3.graphqls: MQE ({@code execExpression}) and the metric catalogue. */
-public record MetricsArea(MetricQueries q, QueryLimits limits, Executor expressions) implements SchemaArea {
+/**
+ * metrics-v3.graphqls: MQE ({@code execExpression}) and the metric catalogue. {@code time} names each
+ * point by its bucket's first instant in epoch milliseconds, as SkyWalking does.
+ */
+public record MetricsArea(MetricQueries q, QueryLimits limits, Executor expressions, TimeBuckets time)
+    implements SchemaArea {
   @Override
   public void wire(RuntimeWiring.Builder w) {
     w.type("Query", t -> t
@@ -36,7 +41,8 @@ public record MetricsArea(MetricQueries q, QueryLimits limits, Executor expressi
           QueryDuration d = duration(env, limits);
           MqeEntity entity = entity(env.getArgument("entity"));
           MqeResult r = Mqe.evaluate((String) env.getArgument("expression"), q, entity,
-              d.buckets(limits.maxDurationPoints()), d.step());
+              d.buckets(limits.maxDurationPoints()), d.step(),
+              bucket -> Long.toString(time.startMillis(bucket, d.step())));
           return result(r);
         }))));
   }
@@ -49,7 +55,7 @@ public record MetricsArea(MetricQueries q, QueryLimits limits, Executor expressi
     return m;
   }
 
-  private static MqeEntity entity(Map<String, Object> e) {
+  static MqeEntity entity(Map<String, Object> e) {
     Map<String, Object> m = e == null ? new HashMap<>() : e;
     return new MqeEntity((String) m.get("serviceName"), (Boolean) m.get("normal"),
         (String) m.get("serviceInstanceName"), (String) m.get("endpointName"), (String) m.get("processName"),

@@ -11,6 +11,7 @@ import graphql.schema.idl.SchemaGenerator;
 import graphql.schema.idl.SchemaParser;
 import graphql.schema.idl.TypeDefinitionRegistry;
 import io.sextant.api.component.CheckResult;
+import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.query.QueryServices;
 import java.io.IOException;
 import java.io.InputStream;
@@ -42,7 +43,8 @@ public final class SextantGraphql {
   /**
    * The areas Sextant serves today over the given read services. {@code expressions} runs the
    * expressions of a request that asks for several ({@code execExpression} fields, as the UI batches
-   * a dashboard's widgets) at once; {@code Runnable::run} answers each on the calling thread.
+   * a dashboard's widgets; v2 metric reads likewise) at once; {@code Runnable::run} answers each on
+   * the calling thread.
    */
   public static List<SchemaArea> standardAreas(QueryServices query, QueryLimits limits, String version,
       Supplier<CheckResult> health, ZoneId zone, Clock clock, Executor expressions) {
@@ -50,8 +52,12 @@ public final class SextantGraphql {
         new CommonArea(version, health, zone, clock),
         new MetadataArea(query.metadata(), limits),
         new TopologyArea(query.topology(), query.metadata(), limits),
-        new MetricsArea(query.metrics(), limits, expressions),
+        new MetricsArea(query.metrics(), limits, expressions, new TimeBuckets(zone, clock)),
         new EventArea(query.events(), zone),
+        new MetricsV2Area(query.metrics(), limits, expressions),
+        new MetricsV1Area(query.metrics(), limits),
+        new RecordsArea(query.records(), limits, zone),
+        new HierarchyArea(query.hierarchy()),
         new UiConfigurationArea(query.templates(), query.menu()));
   }
 

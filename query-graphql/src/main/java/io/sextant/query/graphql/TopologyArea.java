@@ -35,20 +35,20 @@ public record TopologyArea(TopologyQueries q, MetadataQueries metadata, QueryLim
         }))
         .dataFetcher("getServiceTopology", safe(env -> {
           String id = env.getArgument("serviceId");
-          EntityIds.parseServiceId(id);
+          checkServiceId(id);
           return q.serviceTopology(duration(env, limits), id::equals);
         }))
         .dataFetcher("getServicesTopology", safe(env -> {
           List<String> ids = env.getArgument("serviceIds");
-          ids.forEach(EntityIds::parseServiceId);
+          ids.forEach(TopologyArea::checkServiceId);
           Set<String> wanted = new HashSet<>(ids);
           return q.serviceTopology(duration(env, limits), wanted::contains);
         }))
         .dataFetcher("getServiceInstanceTopology", safe(env -> {
           String client = env.getArgument("clientServiceId");
           String server = env.getArgument("serverServiceId");
-          EntityIds.parseServiceId(client);
-          EntityIds.parseServiceId(server);
+          checkServiceId(client);
+          checkServiceId(server);
           return q.instanceTopology(client, server, duration(env, limits));
         }))
         .dataFetcher("getEndpointDependencies", safe(env -> {
@@ -68,5 +68,12 @@ public record TopologyArea(TopologyQueries q, MetadataQueries metadata, QueryLim
         .dataFetcher("target", field(Call::target)).dataFetcher("detectPoints", field(Call::detectPoints))
         .dataFetcher("sourceComponents", field(Call::sourceComponents))
         .dataFetcher("targetComponents", field(Call::targetComponents)));
+  }
+
+  /** A malformed id is an error; an empty one (no service selected) matches nothing, as in SkyWalking. */
+  private static void checkServiceId(String id) {
+    if (!Fetchers.isEmpty(id)) {
+      EntityIds.parseServiceId(id);
+    }
   }
 }

@@ -4,6 +4,12 @@ import java.util.Map;
 
 /** What every normalised record (L7 call or L4 flow) says about who talked to whom, and when. */
 public sealed interface MeshRecord permits CallRecord, FlowRecord, SampleRecord {
+  /**
+   * The caller SkyWalking names for traffic entering the mesh from outside (a gateway whose caller
+   * is not a known workload): a relation's source, never a service of its own.
+   */
+  String UNKNOWN_PEER = "UNKNOWN";
+
   long startTimeMillis();
 
   String sourceService();
@@ -17,6 +23,11 @@ public sealed interface MeshRecord permits CallRecord, FlowRecord, SampleRecord 
   DetectPoint detectPoint();
 
   Layer layer();
+
+  /** SkyWalking's TLS mode of the connection: {@code NONE}, {@code TLS}, {@code mTLS}, or empty. */
+  default String tlsMode() {
+    return "";
+  }
 
   long internalRequestLatencyNanos();
 

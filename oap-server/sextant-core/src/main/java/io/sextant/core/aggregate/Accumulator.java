@@ -13,6 +13,8 @@ final class Accumulator {
   final MetricState[] states;
   int detectPoints;
   int protocols;
+  int tlsDetectPoints;
+  int mtlsDetectPoints;
   boolean dirty;
   boolean sealed;
 

@@ -98,7 +98,8 @@ public final class Aggregator implements RecordSink {
       return Admission.REJECTED_OVERLOADED;
     }
     int protocol = r instanceof CallRecord c ? c.protocol().ordinal() : -1;
-    dispatcher.dispatch(r, (scope, id) -> add(slot, source, scope, id, r, protocol));
+    int tls = tlsKind(r.tlsMode());
+    dispatcher.dispatch(r, (scope, id) -> add(slot, source, scope, id, r, protocol, tls));
     return Admission.ACCEPTED;
   }
 
@@ -114,7 +115,23 @@ public final class Aggregator implements RecordSink {
     return all[0];
   }
 
-  private void add(Slot slot, Source source, Scope scope, String id, MeshRecord r, int protocol) {
+  private static final int NO_TLS = 0;
+  private static final int TLS = 1;
+  private static final int MTLS = 2;
+
+  /** SkyWalking's TLS modes, once per record rather than once per entity it feeds. */
+  private static int tlsKind(String tlsMode) {
+    if (tlsMode == null) {
+      return NO_TLS;
+    }
+    return switch (tlsMode) {
+      case "TLS" -> TLS;
+      case "mTLS" -> MTLS;
+      default -> NO_TLS;
+    };
+  }
+
+  private void add(Slot slot, Source source, Scope scope, String id, MeshRecord r, int protocol, int tls) {
     MetricGroup group = catalog.group(source, scope);
     if (group == null) {
       return;
@@ -142,6 +159,11 @@ public final class Aggregator implements RecordSink {
           acc.detectPoints |= 1 << r.detectPoint().ordinal();
           if (protocol >= 0) {
             acc.protocols |= 1 << protocol;
+          }
+          if (tls == TLS) {
+            acc.tlsDetectPoints |= 1 << r.detectPoint().ordinal();
+          } else if (tls == MTLS) {
+            acc.mtlsDetectPoints |= 1 << r.detectPoint().ordinal();
           }
           acc.dirty = true;
           return;
@@ -217,7 +239,7 @@ public final class Aggregator implements RecordSink {
             if (acc.dirty || close) {
               acc.dirty = false;
               out.add(new Snapshot(group, acc.entity, slot.minute, acc.sequence, EncodedState.of(acc.states),
-                  acc.detectPoints, acc.protocols, close));
+                  acc.detectPoints, acc.protocols, acc.tlsDetectPoints, acc.mtlsDetectPoints, close));
             }
           }
           if (close) {

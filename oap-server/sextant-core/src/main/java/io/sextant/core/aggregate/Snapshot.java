@@ -5,7 +5,9 @@ import io.sextant.core.metric.MetricGroup;
 
 /**
  * A copy of an accumulator taken by the flusher. {@code closed} means no record will ever be added
- * to this accumulator again. {@code detectPoints} and {@code protocols} are bit sets of ordinals.
+ * to this accumulator again. {@code detectPoints} and {@code protocols} are bit sets of ordinals;
+ * {@code tlsDetectPoints} and {@code mtlsDetectPoints} the detect points (ordinals) whose reports
+ * said TLS or mTLS, because SkyWalking adds the TLS component to each side by that side's report.
  */
 public record Snapshot(
     MetricGroup group,
@@ -15,4 +17,6 @@ public record Snapshot(
     EncodedState[] states,
     int detectPoints,
     int protocols,
+    int tlsDetectPoints,
+    int mtlsDetectPoints,
     boolean closed) {}

@@ -10,7 +10,9 @@ import io.sextant.core.metric.EncodedState;
 import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricDefinition;
 import io.sextant.core.metric.MetricState;
+import io.sextant.core.query.mqe.AttributeFilter;
 import io.sextant.core.query.mqe.KeyValue;
+import io.sextant.core.query.mqe.MetricKind;
 import io.sextant.core.query.mqe.MqeEntity;
 import io.sextant.core.query.mqe.MqeException;
 import io.sextant.core.query.mqe.RankedValue;
@@ -61,10 +63,25 @@ public final class MetricQueries implements SeriesSource {
   }
 
   @Override
+  public MetricKind kind(String metric) {
+    return catalog.find(metric)
+        .map(d -> d.function().labelKey() == null ? MetricKind.REGULAR : MetricKind.LABELED)
+        .orElse(null);
+  }
+
+  @Override
   public List<Series> read(String metric, Map<String, String> labelSelector, MqeEntity entity, List<Long> buckets,
       Step step) {
     MetricDefinition def = definition(metric);
-    String entityId = entityId(def, entity);
+    return series(def, entityId(def, entity), labelSelector, buckets, step);
+  }
+
+  /**
+   * The series of one entity given by its SkyWalking id (the v1 query protocol names entities by
+   * id), one per selected label; values aligned with {@code buckets}, null where there is no data.
+   */
+  public List<Series> series(MetricDefinition def, String entityId, Map<String, String> labelSelector,
+      List<Long> buckets, Step step) {
     AggregateFunction fn = def.function();
     if (fn.labelKey() != null && fn.labelValues().isEmpty()) {
       return readDataLabelled(def, entityId, labelSelector, buckets, step);
@@ -158,17 +175,24 @@ public final class MetricQueries implements SeriesSource {
   }
 
   @Override
-  public List<RankedValue> topN(String metric, int n, boolean ascending, Map<String, String> attributes,
+  public List<RankedValue> topN(String metric, int n, boolean ascending, List<AttributeFilter> attributes,
+      MqeEntity entity, List<Long> buckets, Step step) {
+    Scope scope = definition(metric).scope();
+    return rank(metric, n, ascending, attributes, entity, buckets, step).stream()
+        .map(r -> new RankedValue(displayName(scope, r.entityId()), r.value()))
+        .toList();
+  }
+
+  /**
+   * Entities of {@code metric} ranked by the average of their values over the buckets (the ranking
+   * behind MQE's top_n and the v2 {@code sortMetrics}): at most {@code n}, restricted to the layer
+   * {@code attr0} and, for instance and endpoint metrics, to the entity's service when it names one.
+   */
+  public List<RankedEntity> rank(String metric, int n, boolean ascending, List<AttributeFilter> attributes,
       MqeEntity entity, List<Long> buckets, Step step) {
     MetricDefinition def = definition(metric);
     if (def.scope().isRelation()) {
       throw new MqeException("top_n is not supported for relation metric '" + metric + "'");
-    }
-    String layer = attributes.get("attr0");
-    for (String key : attributes.keySet()) {
-      if (!key.equals("attr0")) {
-        throw new MqeException("top_n attribute '" + key + "' is not supported (only attr0, the layer)");
-      }
     }
     String onlyService = def.scope() != Scope.SERVICE && entity.serviceName() != null
         ? EntityIds.serviceId(entity.serviceName(), entity.normal() == null || entity.normal())
@@ -190,7 +214,7 @@ public final class MetricQueries implements SeriesSource {
       if (onlyService != null && !onlyService.equals(serviceId)) {
         return;
       }
-      if (layer != null && metadata.service(serviceId).map(s -> !s.layers().contains(layer)).orElse(true)) {
+      if (!attributes.isEmpty() && !passes(attributes, serviceId)) {
         return;
       }
       double[] acc = new double[2];
@@ -205,24 +229,42 @@ public final class MetricQueries implements SeriesSource {
         sums.put(id, acc);
       }
     });
-    Comparator<RankedValue> order = Comparator.comparingDouble(RankedValue::value);
+    Comparator<RankedEntity> order = Comparator.comparingDouble(RankedEntity::value);
     return sums.entrySet().stream()
-        .map(e -> new RankedValue(displayName(def.scope(), e.getKey()), e.getValue()[0] / e.getValue()[1]))
+        .map(e -> new RankedEntity(e.getKey(), e.getValue()[0] / e.getValue()[1]))
         .sorted(ascending ? order : order.reversed())
         .limit(n)
         .toList();
+  }
+
+  /**
+   * attr0 is the layer (an entity of a service in several layers has each of them); attr1..attr5 are empty, as
+   * Sextant records none.
+   */
+  private boolean passes(List<AttributeFilter> filters, String serviceId) {
+    List<String> layers = metadata.service(serviceId).map(s -> List.copyOf(s.layers())).orElse(List.of());
+    for (AttributeFilter f : filters) {
+      boolean pass = f.attribute().equals("attr0")
+          ? (f.equal() ? layers.contains(f.value()) : !layers.contains(f.value()))
+          : f.accepts("");
+      if (!pass) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static String displayName(Scope scope, String id) {
     return scope == Scope.SERVICE ? EntityIds.parseServiceId(id).name() : EntityIds.parseChildId(id).name();
   }
 
-  private MetricDefinition definition(String metric) {
-    return catalog.find(metric).orElseThrow(() -> new MqeException("unknown metric '" + metric + "'"));
+  /** The metric's definition; an error naming it when Sextant has no such metric. */
+  public MetricDefinition definition(String metric) {
+    return catalog.find(metric).orElseThrow(() -> new MqeException("Metric: [" + metric + "] does not exist."));
   }
 
-  /** The SkyWalking id of the entity an MQE expression names, for the metric's scope. */
-  static String entityId(MetricDefinition def, MqeEntity e) {
+  /** The SkyWalking id of the entity a query (MQE or v2) names, for the metric's scope. */
+  public static String entityId(MetricDefinition def, MqeEntity e) {
     String service = require(e.serviceName(), "serviceName", def);
     String serviceId = EntityIds.serviceId(service, e.normal() == null || e.normal());
     return switch (def.scope()) {

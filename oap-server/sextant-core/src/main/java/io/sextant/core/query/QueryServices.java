@@ -12,11 +12,12 @@ import io.sextant.core.metric.MetricCatalog;
  * add a service here. {@code templates} also holds the UI template writes (version-checked).
  */
 public record QueryServices(MetadataQueries metadata, TopologyQueries topology, MetricQueries metrics,
-    EventQueries events, UiTemplates templates, UiMenu menu) {
+    EventQueries events, RecordQueries records, HierarchyQueries hierarchy, UiTemplates templates,
+    UiMenu menu) {
   public static QueryServices over(StorageComponent storage, MetricCatalog catalog) {
     MetadataQueries metadata = new MetadataQueries(storage);
     return new QueryServices(metadata, new TopologyQueries(storage), new MetricQueries(storage, catalog, metadata),
-        new EventQueries(storage), new UiTemplates(storage::management, ShippedTemplates::fromClasspath),
-        new UiMenu(metadata::layers));
+        new EventQueries(storage), RecordQueries.over(storage), new HierarchyQueries(storage),
+        new UiTemplates(storage::management, ShippedTemplates::fromClasspath), new UiMenu(metadata::layers));
   }
 }

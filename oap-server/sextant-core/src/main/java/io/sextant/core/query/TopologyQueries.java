@@ -10,6 +10,7 @@ import io.sextant.core.query.TopologyView.InstanceNode;
 import io.sextant.core.query.TopologyView.InstanceTopology;
 import io.sextant.core.query.TopologyView.Node;
 import io.sextant.core.query.TopologyView.Topology;
+import io.sextant.core.topology.Components;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -35,31 +36,33 @@ public final class TopologyQueries {
   public Topology serviceTopology(QueryDuration d, Predicate<String> touches) {
     List<Edge> edges = storage.topology().read(Scope.SERVICE, d.startMinute(), d.endMinute());
     Map<String, CallBuilder> calls = new LinkedHashMap<>();
-    Map<String, Set<String>> typeOf = new HashMap<>();
+    Set<String> ids = new LinkedHashSet<>();
+    NodeTypes types = new NodeTypes();
     for (Edge e : edges) {
       if (!touches.test(e.sourceId()) && !touches.test(e.destId())) {
         continue;
       }
       calls.computeIfAbsent(e.relationId(), k -> new CallBuilder(e)).add(e);
-      typeOf.computeIfAbsent(e.destId(), k -> new LinkedHashSet<>()).add(e.component());
-      typeOf.computeIfAbsent(e.sourceId(), k -> new LinkedHashSet<>());
+      ids.add(e.sourceId());
+      ids.add(e.destId());
+      types.add(e);
     }
     // One metadata read for all nodes: a store round trip per node would dominate the query.
     Map<String, ServiceMeta> known = new HashMap<>();
-    if (!typeOf.isEmpty()) {
+    if (!ids.isEmpty()) {
       storage.metadata().services().forEach(m -> known.put(m.id(), m));
     }
     List<Node> nodes = new ArrayList<>();
-    typeOf.forEach((id, types) -> nodes.add(serviceNode(id, types, Optional.ofNullable(known.get(id)))));
+    ids.forEach(id -> nodes.add(serviceNode(id, types, Optional.ofNullable(known.get(id)))));
     nodes.sort(Comparator.comparing(Node::name));
     return new Topology(nodes, calls.values().stream().map(CallBuilder::build).toList());
   }
 
-  private static Node serviceNode(String id, Set<String> types, Optional<ServiceMeta> meta) {
+  private static Node serviceNode(String id, NodeTypes types, Optional<ServiceMeta> meta) {
     String name = meta.map(ServiceMeta::name).orElseGet(() -> EntityIds.parseServiceId(id).name());
     boolean real = meta.map(ServiceMeta::normal).orElseGet(() -> EntityIds.parseServiceId(id).normal());
     List<String> layers = meta.map(m -> List.copyOf(m.layers())).orElse(List.of());
-    return new Node(id, name, types.isEmpty() ? null : types.iterator().next(), real, layers);
+    return new Node(id, name, types.typeOf(id, real), real, layers);
   }
 
   /** Instance edges between the two services, in either direction. */
@@ -109,8 +112,19 @@ public final class TopologyQueries {
     Call build() {
       List<String> dps = new ArrayList<>(detectPoints);
       dps.sort(Comparator.naturalOrder());
-      return new Call(first.relationId(), first.sourceId(), first.destId(), dps, new ArrayList<>(sourceComponents),
-          new ArrayList<>(targetComponents));
+      return new Call(first.relationId(), first.sourceId(), first.destId(), dps, ordered(sourceComponents),
+          ordered(targetComponents));
+    }
+
+    /**
+     * The protocols (highest priority first) before tls/mtls, as SkyWalking lists them, whatever
+     * order the store returned the edges in.
+     */
+    private static List<String> ordered(Set<String> components) {
+      List<String> out = new ArrayList<>(components);
+      out.sort(Comparator.comparing(Components::isTls)
+          .thenComparing(Comparator.comparingInt(Components::priority).reversed()));
+      return out;
     }
   }
 }

@@ -2,6 +2,7 @@ package io.sextant.core.topology;
 
 import io.sextant.api.model.CallProtocol;
 import io.sextant.api.model.DetectPoint;
+import io.sextant.api.model.MeshRecord;
 import io.sextant.api.model.Scope;
 import io.sextant.api.storage.Edge;
 import io.sextant.api.storage.EndpointMeta;
@@ -9,6 +10,7 @@ import io.sextant.api.storage.InstanceMeta;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.core.aggregate.EntityRef;
 import io.sextant.core.aggregate.Snapshot;
+import io.sextant.core.metric.Source;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -34,7 +36,18 @@ public final class EntityRegistry {
     EntityRef e = s.entity();
     long minute = s.minuteBucket();
     String layer = e.layer().name();
-    service(out, e.serviceId(), e.serviceName(), layer, minute);
+    // A relation from outside the mesh names its caller UNKNOWN: a node, never a listed service.
+    // A relation from proxy statistics (envoy_sr_*, reported client side) makes a service of the
+    // reporting side only, as SkyWalking's meter analysis does: Envoy naming an upstream cluster
+    // does not put that upstream in MESH_DP (nor below it in the hierarchy).
+    boolean sampledRelation = s.group().source() == Source.SAMPLE
+        && (e.scope() == Scope.SERVICE_RELATION || e.scope() == Scope.SERVICE_INSTANCE_RELATION);
+    boolean sourceSide = !MeshRecord.UNKNOWN_PEER.equals(e.serviceName())
+        && (!sampledRelation || reported(s, DetectPoint.CLIENT));
+    boolean destSide = !sampledRelation || reported(s, DetectPoint.SERVER);
+    if (sourceSide) {
+      service(out, e.serviceId(), e.serviceName(), layer, minute);
+    }
     Scope edgeScope = switch (e.scope()) {
       case SERVICE -> null;
       case SERVICE_INSTANCE -> {
@@ -48,13 +61,19 @@ public final class EntityRegistry {
         yield null;
       }
       case SERVICE_RELATION -> {
-        service(out, e.destServiceId(), e.destServiceName(), layer, minute);
+        if (destSide) {
+          service(out, e.destServiceId(), e.destServiceName(), layer, minute);
+        }
         yield Scope.SERVICE;
       }
       case SERVICE_INSTANCE_RELATION -> {
-        service(out, e.destServiceId(), e.destServiceName(), layer, minute);
-        instance(out, e.childId(), e.serviceId(), e.childName(), layer, e.attributes(), minute);
-        instance(out, e.destChildId(), e.destServiceId(), e.destChildName(), layer, e.destAttributes(), minute);
+        if (sourceSide) {
+          instance(out, e.childId(), e.serviceId(), e.childName(), layer, e.attributes(), minute);
+        }
+        if (destSide) {
+          service(out, e.destServiceId(), e.destServiceName(), layer, minute);
+          instance(out, e.destChildId(), e.destServiceId(), e.destChildName(), layer, e.destAttributes(), minute);
+        }
         yield Scope.SERVICE_INSTANCE;
       }
       case PROCESS, PROCESS_RELATION -> throw new IllegalArgumentException("no metadata is derived for " + e.scope());
@@ -64,6 +83,10 @@ public final class EntityRegistry {
     } else if (edgeScope == Scope.SERVICE_INSTANCE) {
       addEdges(out, edgeScope, e.childId(), e.destChildId(), s, minute);
     }
+  }
+
+  private static boolean reported(Snapshot s, DetectPoint dp) {
+    return (s.detectPoints() & (1 << dp.ordinal())) != 0;
   }
 
   private void service(EntitySink out, String id, String name, String layer, long minute) {
@@ -82,15 +105,27 @@ public final class EntityRegistry {
   private void addEdges(EntitySink out, Scope scope, String source, String dest, Snapshot s, long minute) {
     String component = component(s);
     for (DetectPoint dp : DetectPoint.values()) {
-      if ((s.detectPoints() & (1 << dp.ordinal())) != 0) {
-        Edge edge = new Edge(scope, source, dest, dp, component);
-        Long seen = edgesSeen.get(edge);
-        if (seen == null || seen != minute) {
-          trim(edgesSeen);
-          edgesSeen.put(edge, minute);
-          out.edge(minute, edge);
+      int bit = 1 << dp.ordinal();
+      if ((s.detectPoints() & bit) != 0) {
+        addEdge(out, new Edge(scope, source, dest, dp, component), minute);
+        // As SkyWalking's service relation dispatch: a side that reported (m)TLS also carries the
+        // tls/mtls component, so the call reads e.g. [http, mtls]; instance calls carry none.
+        if (scope == Scope.SERVICE && (s.mtlsDetectPoints() & bit) != 0) {
+          addEdge(out, new Edge(scope, source, dest, dp, Components.MTLS), minute);
+        }
+        if (scope == Scope.SERVICE && (s.tlsDetectPoints() & bit) != 0) {
+          addEdge(out, new Edge(scope, source, dest, dp, Components.TLS), minute);
         }
       }
+    }
+  }
+
+  private void addEdge(EntitySink out, Edge edge, long minute) {
+    Long seen = edgesSeen.get(edge);
+    if (seen == null || seen != minute) {
+      trim(edgesSeen);
+      edgesSeen.put(edge, minute);
+      out.edge(minute, edge);
     }
   }
 
@@ -98,7 +133,7 @@ public final class EntityRegistry {
   private static String component(Snapshot s) {
     return switch (s.group().source()) {
       case FLOW -> CallProtocol.TCP.componentName();
-      case SAMPLE -> "Unknown"; // proxy statistics say nothing of the protocol
+      case SAMPLE -> Components.UNKNOWN; // proxy statistics say nothing of the protocol
       case CALL -> {
         for (CallProtocol p : CallProtocol.values()) {
           if ((s.protocols() & (1 << p.ordinal())) != 0) {

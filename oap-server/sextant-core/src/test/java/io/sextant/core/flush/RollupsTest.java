@@ -27,7 +27,7 @@ class RollupsTest {
   private Snapshot closedMinute(long minute, long sequence, long calls) {
     MetricState[] states = group.newStates();
     states[0].a = calls; // service_cpm: the group's first metric
-    return new Snapshot(group, service, minute, sequence, EncodedState.of(states), 0, 0, true);
+    return new Snapshot(group, service, minute, sequence, EncodedState.of(states), 0, 0, 0, 0, true);
   }
 
   @Test

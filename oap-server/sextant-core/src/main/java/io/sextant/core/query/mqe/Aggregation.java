@@ -1,14 +1,19 @@
 package io.sextant.core.query.mqe;
 
 import java.util.List;
+import java.util.Locale;
 
-/** Aggregations that fold one series into a single value. Nulls are skipped; no non-null value gives null. */
+/**
+ * Aggregations that fold one series into a single value, as SkyWalking 10.1: empty values are skipped; avg, max, min
+ * and latest of nothing are empty, sum of nothing is 0 and count counts the non-empty values. max, min and latest
+ * pick a point and keep its id; avg, sum and count have none.
+ */
 enum Aggregation {
-  AVG, SUM, MAX, MIN, LATEST;
+  AVG, COUNT, LATEST, SUM, MAX, MIN;
 
   /** The function name as written in an expression, e.g. {@code avg}. */
   String functionName() {
-    return name().toLowerCase(java.util.Locale.ROOT);
+    return name().toLowerCase(Locale.ROOT);
   }
 
   static Aggregation byName(String name) {
@@ -20,8 +25,9 @@ enum Aggregation {
     return null;
   }
 
-  Double apply(List<MqeValue> values) {
-    Double acc = null;
+  MqeValue apply(List<MqeValue> values) {
+    MqeValue picked = null;
+    double sum = 0;
     int count = 0;
     for (MqeValue v : values) {
       Double d = v.value();
@@ -29,20 +35,22 @@ enum Aggregation {
         continue;
       }
       count++;
-      if (acc == null) {
-        acc = d;
-        continue;
-      }
-      acc = switch (this) {
-        case AVG, SUM -> acc + d;
-        case MAX -> Math.max(acc, d);
-        case MIN -> Math.min(acc, d);
-        case LATEST -> d; // values are in bucket order, so the last non-null one is the latest
+      sum += d;
+      boolean better = picked == null || switch (this) {
+        case MAX -> d > picked.value();
+        case MIN -> d < picked.value();
+        case LATEST -> true; // values are in bucket order: the last non-null one is the latest
+        default -> false;
       };
+      if (better) {
+        picked = v;
+      }
     }
-    if (this == AVG && acc != null) {
-      return acc / count;
-    }
-    return acc;
+    return switch (this) {
+      case AVG -> new MqeValue(null, count == 0 ? null : sum / count);
+      case SUM -> new MqeValue(null, sum);
+      case COUNT -> new MqeValue(null, (double) count);
+      case MAX, MIN, LATEST -> picked == null ? new MqeValue(null, null) : picked;
+    };
   }
 }

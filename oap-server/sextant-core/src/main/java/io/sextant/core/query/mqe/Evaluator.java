@@ -1,210 +1,320 @@
 package io.sextant.core.query.mqe;
 
 import io.sextant.api.time.Step;
+import io.sextant.api.time.TimeBuckets;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.LongFunction;
 import java.util.function.UnaryOperator;
 
 /**
- * Walks the AST bottom-up. Intermediate results are plain {@link MqeResult}s (error always null); user errors are
- * thrown as {@link MqeException} and turned into an UNKNOWN result by {@link Mqe#evaluate}.
+ * Walks the AST bottom-up with SkyWalking 10.1's evaluation rules (mqe-rt). User errors are thrown as
+ * {@link MqeException} and turned into a result with {@code error} set by {@link Mqe#evaluate}.
  */
 final class Evaluator {
+  /** Bounds the extra buckets increase/rate read before the window. */
+  static final int MAX_TREND_RANGE = 10_000;
+
+  /**
+   * An intermediate result. {@code labeled} is SkyWalking's "labeled result" flag: set by reading a labelled metric
+   * and kept by what follows, so an empty labelled result still pairs and relabels like a labelled one.
+   */
+  record Value(ResultType type, List<MqeSeries> series, boolean labeled) {
+    MqeResult toResult() {
+      return MqeResult.of(type, series);
+    }
+
+    boolean hasData() {
+      return series.stream().flatMap(s -> s.values().stream()).anyMatch(v -> v.value() != null);
+    }
+  }
+
   private final SeriesSource source;
   private final MqeEntity entity;
   private final List<Long> buckets;
   private final Step step;
+  private final LongFunction<String> pointId;
 
-  Evaluator(SeriesSource source, MqeEntity entity, List<Long> buckets, Step step) {
+  Evaluator(SeriesSource source, MqeEntity entity, List<Long> buckets, Step step, LongFunction<String> pointId) {
     this.source = source;
     this.entity = entity;
     this.buckets = buckets;
-    this.step = step;
+    this.step = step == null ? Step.MINUTE : step;
+    this.pointId = pointId;
   }
 
-  MqeResult eval(Expression expression) {
+  Value eval(Expression expression) {
     if (expression instanceof Nodes.NumberLiteral n) {
-      return MqeResult.of(ResultType.SINGLE_VALUE,
-          List.of(new MqeSeries(List.of(), List.of(new MqeValue(null, n.value())))));
+      return single(n.value());
     }
     if (expression instanceof Nodes.MetricRef m) {
-      return metric(m);
+      return metric(m, buckets);
     }
     if (expression instanceof Nodes.Negate n) {
-      return mapValues(eval(n.operand()), v -> v == null ? null : -v);
+      return map(eval(n.operand()), v -> -v);
     }
     if (expression instanceof Nodes.Binary b) {
-      return binary(b.op(), eval(b.left()), eval(b.right()));
+      return Binary.apply(b.op(), eval(b.left()), eval(b.right()));
     }
     if (expression instanceof Nodes.Aggregate a) {
       return aggregate(a.function(), eval(a.operand()));
     }
-    if (expression instanceof Nodes.Relabel r) {
-      return relabel(r, eval(r.operand()));
+    if (expression instanceof Nodes.Mathematical m) {
+      return mathematical(m, eval(m.operand()));
+    }
+    if (expression instanceof Nodes.Trend t) {
+      return trend(t);
     }
     if (expression instanceof Nodes.TopN t) {
       return topN(t);
     }
+    if (expression instanceof Nodes.Relabel r) {
+      return relabel(r, eval(r.operand()));
+    }
+    if (expression instanceof Nodes.AggregateLabels a) {
+      return LabelFunctions.aggregate(a, eval(a.operand()));
+    }
+    if (expression instanceof Nodes.SortValues s) {
+      return sortValues(s, eval(s.operand()));
+    }
+    if (expression instanceof Nodes.SortLabelValues s) {
+      return LabelFunctions.sort(s, eval(s.operand()));
+    }
+    if (expression instanceof Nodes.Logical l) {
+      return l.function() == Nodes.LogicalFunction.VIEW_AS_SEQ ? viewAsSeq(l) : isPresent(l);
+    }
     throw new IllegalStateException("unhandled node " + expression.getClass());
   }
 
-  // ---- leaves ----
+  static Value single(Double value) {
+    return new Value(ResultType.SINGLE_VALUE, List.of(new MqeSeries(List.of(), List.of(new MqeValue(null, value)))),
+        false);
+  }
 
-  private MqeResult metric(Nodes.MetricRef m) {
-    List<Series> read = source.read(m.name(), m.labels(), entity, buckets, step);
+  // ---- reading ----
+
+  private MetricKind kindOf(String metric) {
+    MetricKind kind = source.kind(metric);
+    if (kind == MetricKind.SAMPLED_RECORD || kind == null && SampledRecords.isKnown(metric)) {
+      throw new MqeException("Metric: [" + metric + "] is a sampled record (RECORD_LIST): "
+          + "Sextant keeps no sampled records, so it cannot answer it.");
+    }
+    if (kind == null) {
+      throw new MqeException("Metric: [" + metric + "] does not exist.");
+    }
+    return kind;
+  }
+
+  private Value metric(Nodes.MetricRef m, List<Long> window) {
+    boolean labeled = kindOf(m.name()) == MetricKind.LABELED;
+    List<Series> read = source.read(m.name(), m.labels(), entity, window, step);
     List<MqeSeries> out = new ArrayList<>();
     for (Series s : read == null ? List.<Series>of() : read) {
       Double[] values = s.values();
-      List<MqeValue> points = new ArrayList<>(buckets.size());
-      for (int i = 0; i < buckets.size(); i++) {
+      List<MqeValue> points = new ArrayList<>(window.size());
+      for (int i = 0; i < window.size(); i++) {
         // A short (or missing) array just means no data for the remaining buckets.
         Double v = values != null && i < values.length ? values[i] : null;
-        points.add(new MqeValue(Long.toString(buckets.get(i)), v));
+        points.add(new MqeValue(pointId.apply(window.get(i)), v));
       }
-      out.add(new MqeSeries(s.labels(), points));
+      // SkyWalking lists a series' labels sorted by key.
+      List<KeyValue> labels = new ArrayList<>(s.labels());
+      labels.sort(Comparator.comparing(KeyValue::key));
+      out.add(new MqeSeries(labels, points));
     }
-    return MqeResult.of(ResultType.TIME_SERIES_VALUES, out);
+    return new Value(ResultType.TIME_SERIES_VALUES, out, labeled);
   }
 
-  private MqeResult topN(Nodes.TopN t) {
-    List<RankedValue> ranked = source.topN(t.metric(), t.n(), t.ascending(), t.attributes(), entity, buckets, step);
+  private Value topN(Nodes.TopN t) {
+    if (t.n() < 1) {
+      throw new MqeException("TopN value must be > 0.");
+    }
+    String metric = t.metric().name();
+    if (kindOf(metric) == MetricKind.LABELED) {
+      throw new MqeException("Metric: [" + metric + "] is labeled value, does not support top_n query.");
+    }
+    List<RankedValue> ranked = source.topN(metric, t.n(), t.ascending(), t.attributes(), entity, buckets, step);
     List<MqeValue> values = new ArrayList<>();
     for (RankedValue r : ranked == null ? List.<RankedValue>of() : ranked) {
       values.add(new MqeValue(r.name(), r.value()));
     }
-    return MqeResult.of(ResultType.SORTED_LIST, List.of(new MqeSeries(List.of(), values)));
+    return new Value(ResultType.SORTED_LIST, List.of(new MqeSeries(List.of(), values)), false);
+  }
+
+  /**
+   * increase/rate over {@code range} steps: the metric is read from {@code range} buckets before the window, and each
+   * bucket of the window gets value(t) - value(t - range) (per second for rate); empty if either is empty.
+   */
+  private Value trend(Nodes.Trend t) {
+    int range = t.range();
+    if (range < 1) {
+      throw new MqeException("The trend range must be greater than 0.");
+    }
+    if (range > MAX_TREND_RANGE) {
+      throw new MqeException("The trend range must be at most " + MAX_TREND_RANGE + ".");
+    }
+    List<Long> window = new ArrayList<>(range + buckets.size());
+    if (!buckets.isEmpty()) {
+      for (int k = range; k >= 1; k--) {
+        window.add(TimeBuckets.plus(buckets.get(0), step, -k));
+      }
+    }
+    window.addAll(buckets);
+    Value read = metric(t.metric(), window);
+    double perSecond = t.function() == Nodes.TrendFunction.RATE ? range * step.minutes() * 60.0 : 1;
+    List<MqeSeries> out = new ArrayList<>();
+    for (MqeSeries s : read.series()) {
+      List<MqeValue> values = s.values();
+      List<MqeValue> trend = new ArrayList<>();
+      for (int i = range; i < values.size(); i++) {
+        Double now = values.get(i).value();
+        Double before = values.get(i - range).value();
+        Double value = now == null || before == null ? null : (now - before) / perSecond;
+        trend.add(new MqeValue(values.get(i).id(), value));
+      }
+      out.add(new MqeSeries(s.labels(), trend));
+    }
+    return new Value(read.type(), out, read.labeled());
   }
 
   // ---- functions ----
 
-  private static MqeResult aggregate(Aggregation function, MqeResult input) {
-    List<MqeSeries> out = new ArrayList<>();
-    for (MqeSeries s : input.results()) {
-      out.add(new MqeSeries(s.labels(), List.of(new MqeValue(null, function.apply(s.values())))));
+  private static Value aggregate(Aggregation function, Value input) {
+    if (function == Aggregation.LATEST && input.type() != ResultType.TIME_SERIES_VALUES) {
+      throw new MqeException("LATEST can only be used in time series result.");
     }
-    return MqeResult.of(ResultType.SINGLE_VALUE, out);
+    List<MqeSeries> out = new ArrayList<>();
+    for (MqeSeries s : input.series()) {
+      out.add(new MqeSeries(s.labels(), List.of(function.apply(s.values()))));
+    }
+    return new Value(ResultType.SINGLE_VALUE, out, input.labeled());
+  }
+
+  private static Value mathematical(Nodes.Mathematical m, Value input) {
+    UnaryOperator<Double> f = switch (m.function()) {
+      case ABS -> Math::abs;
+      case CEIL -> Math::ceil;
+      case FLOOR -> Math::floor;
+      case ROUND -> v -> Double.isFinite(v)
+          ? BigDecimal.valueOf(v).setScale(m.places(), RoundingMode.HALF_UP).doubleValue() : v;
+    };
+    return map(input, f);
   }
 
   /** Renames, in place, label {@code rule.label}=from[i] to {@code rule.newLabel}=to[i]; other labels are kept. */
-  private static MqeResult relabel(Nodes.Relabel r, MqeResult input) {
+  private static Value relabel(Nodes.Relabel r, Value input) {
+    if (!input.labeled()) {
+      throw new MqeException("The result of expression [" + r.operandText() + "] is not a labeled result.",
+          input.toResult());
+    }
+    for (Nodes.RelabelRule rule : r.rules()) {
+      if (!rule.from().isEmpty() && !rule.to().isEmpty() && rule.from().size() != rule.to().size()) {
+        throw new MqeException("Target label [" + rule.label()
+            + "]: the number of relabel values is not equal to the number of replace label.", input.toResult());
+      }
+    }
     List<MqeSeries> out = new ArrayList<>();
-    for (MqeSeries s : input.results()) {
+    for (MqeSeries s : input.series()) {
       List<KeyValue> labels = new ArrayList<>(s.labels());
       for (Nodes.RelabelRule rule : r.rules()) {
         for (int i = 0; i < labels.size(); i++) {
           KeyValue kv = labels.get(i);
           int at = kv.key().equals(rule.label()) ? rule.from().indexOf(kv.value()) : -1;
-          if (at >= 0) {
+          if (at >= 0 && at < rule.to().size()) {
             labels.set(i, new KeyValue(rule.newLabel(), rule.to().get(at)));
           }
         }
       }
       out.add(new MqeSeries(labels, s.values()));
     }
-    return MqeResult.of(input.type(), out);
+    return new Value(input.type(), out, true);
   }
 
-  // ---- operators ----
-
-  /**
-   * SkyWalking's binary rules: a SINGLE_VALUE side acts as a scalar on every value of the other side (which keeps
-   * its type and ids); two sides of the same kind (series/series, single/single) combine index by index. Series are
-   * paired by label set. Sorted lists combine only with single values.
-   */
-  private static MqeResult binary(Operator op, MqeResult left, MqeResult right) {
-    ResultType lt = left.type();
-    ResultType rt = right.type();
-    if (lt == ResultType.SINGLE_VALUE && rt != ResultType.SINGLE_VALUE) {
-      return MqeResult.of(rt, pair(left.results(), right.results(), false,
-          (l, r) -> scalar(r, v -> op.apply(first(l), v))));
-    }
-    if (rt == ResultType.SINGLE_VALUE && lt != ResultType.SINGLE_VALUE) {
-      return MqeResult.of(lt, pair(left.results(), right.results(), true,
-          (l, r) -> scalar(l, v -> op.apply(v, first(r)))));
-    }
-    if (lt == ResultType.SORTED_LIST || rt == ResultType.SORTED_LIST
-        || lt == ResultType.RECORD_LIST || rt == ResultType.RECORD_LIST) {
-      throw new MqeException("operator '" + op.symbol + "' is not supported between " + lt + " and " + rt);
-    }
-    return MqeResult.of(lt, pair(left.results(), right.results(), true, (l, r) -> pointwise(op, l, r)));
-  }
-
-  private interface Combiner {
-    List<MqeValue> combine(MqeSeries left, MqeSeries right);
-  }
-
-  /**
-   * Pairs series: a lone unlabeled series on one side is broadcast to every series of the other; otherwise series
-   * with the same label set (order-insensitive) are paired and unmatched ones dropped. The result carries the labels
-   * of the labelled side, or of {@code preferLeft}'s side when both (or neither) are labelled.
-   */
-  private static List<MqeSeries> pair(List<MqeSeries> left, List<MqeSeries> right, boolean preferLeft,
-      Combiner combiner) {
+  /** Sorts each series' non-empty values (empty ones are dropped), keeping at most {@code limit}. */
+  private static Value sortValues(Nodes.SortValues s, Value input) {
+    Comparator<MqeValue> byValue = Comparator.comparingDouble(MqeValue::value);
     List<MqeSeries> out = new ArrayList<>();
-    if (left.isEmpty() || right.isEmpty()) {
-      return out;
+    for (MqeSeries series : input.series()) {
+      List<MqeValue> values = series.values().stream().filter(v -> v.value() != null)
+          .sorted(s.ascending() ? byValue : byValue.reversed())
+          .limit(s.limit() == null ? Long.MAX_VALUE : s.limit())
+          .toList();
+      out.add(new MqeSeries(series.labels(), values));
     }
-    boolean leftLone = left.size() == 1 && left.get(0).labels().isEmpty();
-    boolean rightLone = right.size() == 1 && right.get(0).labels().isEmpty();
-    if (leftLone && rightLone) {
-      MqeSeries l = left.get(0);
-      MqeSeries r = right.get(0);
-      out.add(new MqeSeries(preferLeft ? l.labels() : r.labels(), combiner.combine(l, r)));
-    } else if (rightLone) {
-      for (MqeSeries l : left) {
-        out.add(new MqeSeries(l.labels(), combiner.combine(l, right.get(0))));
-      }
-    } else if (leftLone) {
-      for (MqeSeries r : right) {
-        out.add(new MqeSeries(r.labels(), combiner.combine(left.get(0), r)));
-      }
-    } else {
-      for (MqeSeries l : left) {
-        Set<KeyValue> key = new HashSet<>(l.labels());
-        for (MqeSeries r : right) {
-          if (key.equals(new HashSet<>(r.labels()))) {
-            out.add(new MqeSeries(preferLeft ? l.labels() : r.labels(), combiner.combine(l, r)));
-            break;
-          }
+    return new Value(input.type(), out, input.labeled());
+  }
+
+  // ---- logical functions ----
+
+  /** The first operand with a non-empty value; if none has one, the first operand's result (or error). */
+  private Value viewAsSeq(Nodes.Logical l) {
+    Value first = null;
+    MqeException firstError = null;
+    for (Expression operand : l.operands()) {
+      Value v;
+      try {
+        v = eval(operand);
+      } catch (MqeException e) {
+        if (first == null && firstError == null) {
+          firstError = e;
         }
+        continue;
+      }
+      if (first == null && firstError == null) {
+        first = v;
+      }
+      if (v.hasData()) {
+        return v;
       }
     }
-    return out;
-  }
-
-  /** Index-by-index; a point missing on either side is null. Ids come from whichever side has the point. */
-  private static List<MqeValue> pointwise(Operator op, MqeSeries left, MqeSeries right) {
-    List<MqeValue> l = left.values();
-    List<MqeValue> r = right.values();
-    List<MqeValue> out = new ArrayList<>();
-    for (int i = 0; i < Math.max(l.size(), r.size()); i++) {
-      MqeValue a = i < l.size() ? l.get(i) : null;
-      MqeValue b = i < r.size() ? r.get(i) : null;
-      String id = a != null ? a.id() : b.id();
-      out.add(new MqeValue(id, op.apply(a == null ? null : a.value(), b == null ? null : b.value())));
+    if (first == null) {
+      throw firstError;
     }
-    return out;
+    return first;
   }
 
-  private static List<MqeValue> scalar(MqeSeries series, UnaryOperator<Double> f) {
-    List<MqeValue> out = new ArrayList<>();
-    for (MqeValue v : series.values()) {
-      out.add(new MqeValue(v.id(), f.apply(v.value())));
+  /** 1 if any operand has a non-empty value, else 0; an operand that fails (e.g. no such metric) has none. */
+  private Value isPresent(Nodes.Logical l) {
+    for (Expression operand : l.operands()) {
+      try {
+        if (eval(operand).hasData()) {
+          return single(1.0);
+        }
+      } catch (MqeException e) {
+        // absent
+      }
     }
-    return out;
+    return single(0.0);
   }
 
-  private static Double first(MqeSeries single) {
-    return single.values().isEmpty() ? null : single.values().get(0).value();
-  }
+  // ---- helpers ----
 
-  private static MqeResult mapValues(MqeResult input, UnaryOperator<Double> f) {
+  /** Applies f to every non-empty value; f may answer null (no data). */
+  static Value map(Value input, UnaryOperator<Double> f) {
     List<MqeSeries> out = new ArrayList<>();
-    for (MqeSeries s : input.results()) {
-      out.add(new MqeSeries(s.labels(), scalar(s, f)));
+    for (MqeSeries s : input.series()) {
+      List<MqeValue> values = new ArrayList<>();
+      for (MqeValue v : s.values()) {
+        values.add(new MqeValue(v.id(), v.value() == null ? null : f.apply(v.value())));
+      }
+      out.add(new MqeSeries(s.labels(), values));
     }
-    return MqeResult.of(input.type(), out);
+    return new Value(input.type(), out, input.labeled());
+  }
+
+  /** Series by their label set, ignoring label order. */
+  static Map<Set<KeyValue>, MqeSeries> byLabels(List<MqeSeries> series) {
+    Map<Set<KeyValue>, MqeSeries> out = new HashMap<>();
+    for (MqeSeries s : series) {
+      out.put(new HashSet<>(s.labels()), s);
+    }
+    return out;
   }
 }

@@ -6,5 +6,6 @@ package io.sextant.core.query.mqe;
  * Nodes are immutable; {@code toString()} renders a fully parenthesised form, handy for logs and tests.
  */
 public sealed interface Expression permits Nodes.NumberLiteral, Nodes.MetricRef, Nodes.Negate, Nodes.Binary,
-    Nodes.Aggregate, Nodes.Relabel, Nodes.TopN {
+    Nodes.Aggregate, Nodes.Relabel, Nodes.TopN, Nodes.Mathematical, Nodes.Trend, Nodes.Logical,
+    Nodes.AggregateLabels, Nodes.SortValues, Nodes.SortLabelValues {
 }

@@ -7,7 +7,7 @@ import java.util.List;
 final class Lexer {
   // Longest operators first so that ">=" is not read as ">" followed by "=".
   private static final String[] OPERATORS = {
-      "==", "!=", ">=", "<=", ">", "<", "+", "-", "*", "/", "%", "(", ")", "{", "}", ",", "="};
+      "==", "!=", ">=", "<=", ">", "<", "+", "-", "*", "/", "%", "(", ")", "{", "}", "[", "]", ",", "="};
 
   private final String src;
   private int pos;
@@ -49,7 +49,7 @@ final class Lexer {
     if (c == '\'' || c == '"') {
       int end = src.indexOf(c, pos + 1);
       if (end < 0) {
-        throw MqeException.syntax(start, "unterminated string");
+        throw MqeException.syntax(src, start, "token recognition error at: '" + src.substring(start) + "'");
       }
       pos = end + 1;
       return new Token(Token.Kind.STRING, src.substring(start + 1, end), start);
@@ -60,10 +60,13 @@ final class Lexer {
         return new Token(Token.Kind.OP, op, start);
       }
     }
-    throw MqeException.syntax(start, "unexpected character '" + c + "'");
+    throw MqeException.syntax(src, start, "token recognition error at: '" + c + "'");
   }
 
-  /** digits [. digits] [e|E [+|-] digits], or .digits; Double.parseDouble does the conversion. */
+  /**
+   * digits [. digits] as SkyWalking's INTEGER and DECIMAL; Sextant also reads an exponent and a leading dot.
+   * Double.parseDouble does the conversion.
+   */
   private Token number() {
     int start = pos;
     skipDigits();
@@ -78,7 +81,7 @@ final class Lexer {
         pos++;
       }
       if (pos >= src.length() || !isDigit(src.charAt(pos))) {
-        throw MqeException.syntax(expStart, "malformed number '" + src.substring(start, pos) + "'");
+        throw MqeException.syntax(src, expStart, "malformed number '" + src.substring(start, pos) + "'");
       }
       skipDigits();
     }

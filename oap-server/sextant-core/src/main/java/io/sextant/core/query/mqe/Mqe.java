@@ -2,40 +2,58 @@ package io.sextant.core.query.mqe;
 
 import io.sextant.api.time.Step;
 import java.util.List;
+import java.util.function.LongFunction;
 
 /** Entry point of the MQE (Metrics Query Expression) parser and evaluator. */
 public final class Mqe {
   private Mqe() {
   }
 
-  /** Parses once; throws MqeException with position and reason on a syntax error. */
+  /** Parses once; throws MqeException ("line 1:col reason", as SkyWalking's) on a syntax error. */
   public static Expression parse(String expression) {
     return Parser.parse(expression);
   }
 
   /**
    * Parses and evaluates; never throws for user errors: returns type UNKNOWN with {@code error} set (parse error,
-   * unknown metric, bad function args...).
+   * unknown metric, bad function args...), or, where SkyWalking does, the input's type and values with the error.
    */
   public static MqeResult evaluate(String expression, SeriesSource source, MqeEntity entity, List<Long> buckets,
       Step step) {
+    return evaluate(expression, source, entity, buckets, step, Long::toString);
+  }
+
+  /**
+   * As above, with the id each time-series point gets from its bucket: SkyWalking's clients expect
+   * the bucket's first instant in epoch milliseconds, which needs the server's time zone.
+   */
+  public static MqeResult evaluate(String expression, SeriesSource source, MqeEntity entity, List<Long> buckets,
+      Step step, LongFunction<String> pointId) {
     Expression parsed;
     try {
       parsed = parse(expression);
     } catch (MqeException e) {
       return MqeResult.error(e.getMessage());
     }
-    return evaluate(parsed, source, entity, buckets, step);
+    return evaluate(parsed, source, entity, buckets, step, pointId);
   }
 
   /** Evaluates an already parsed expression (lets callers cache {@link #parse} results); same error contract. */
   public static MqeResult evaluate(Expression expression, SeriesSource source, MqeEntity entity, List<Long> buckets,
       Step step) {
+    return evaluate(expression, source, entity, buckets, step, Long::toString);
+  }
+
+  private static MqeResult evaluate(Expression expression, SeriesSource source, MqeEntity entity,
+      List<Long> buckets, Step step, LongFunction<String> pointId) {
     try {
       List<Long> bucketList = buckets == null ? List.of() : List.copyOf(buckets);
-      return new Evaluator(source, entity, bucketList, step).eval(expression);
+      return new Evaluator(source, entity, bucketList, step, pointId).eval(expression).toResult();
     } catch (MqeException e) {
-      return MqeResult.error(e.getMessage());
+      MqeResult partial = e.partial();
+      // Some SkyWalking errors keep the input's type and values next to the message.
+      return partial == null ? MqeResult.error(e.getMessage())
+          : new MqeResult(partial.type(), partial.results(), e.getMessage());
     } catch (RuntimeException e) {
       // A failing source (storage down, bad data) is reported like any other query error instead of
       // breaking the whole GraphQL response.

@@ -4,12 +4,35 @@ package io.sextant.core.query.mqe;
 public class MqeException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  /** What SkyWalking still answers next to the error (some errors keep their input's type and values), or null. */
+  private final transient MqeResult partial;
+
   public MqeException(String message) {
-    super(message);
+    this(message, null);
   }
 
-  /** A syntax error at a position of the expression (used by the lexer and the parser alike). */
-  static MqeException syntax(int pos, String reason) {
-    return new MqeException("syntax error at position " + pos + ": " + reason);
+  MqeException(String message, MqeResult partial) {
+    super(message);
+    this.partial = partial;
+  }
+
+  MqeResult partial() {
+    return partial;
+  }
+
+  /**
+   * A syntax error at a character offset of the expression, in the shape of SkyWalking's ANTLR errors:
+   * {@code line 1:12 mismatched input ...} (line from 1, column from 0).
+   */
+  static MqeException syntax(String src, int pos, String reason) {
+    int line = 1;
+    int lineStart = 0;
+    for (int i = 0; i < Math.min(pos, src.length()); i++) {
+      if (src.charAt(i) == '\n') {
+        line++;
+        lineStart = i + 1;
+      }
+    }
+    return new MqeException("line " + line + ":" + (pos - lineStart) + " " + reason);
   }
 }

@@ -3,6 +3,7 @@ package io.sextant.core.query.mqe;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -46,7 +47,7 @@ final class Nodes {
     }
   }
 
-  /** avg/sum/max/min/latest over each series. */
+  /** avg/count/latest/sum/max/min over each series. */
   record Aggregate(Aggregation function, Expression operand) implements Expression {
     @Override
     public String toString() {
@@ -67,7 +68,8 @@ final class Nodes {
     }
   }
 
-  record Relabel(Expression operand, List<RelabelRule> rules) implements Expression {
+  /** relabels(expr, rule...); operandText as in {@link AggregateLabels}. */
+  record Relabel(Expression operand, List<RelabelRule> rules, String operandText) implements Expression {
     Relabel {
       rules = List.copyOf(rules);
     }
@@ -79,17 +81,90 @@ final class Nodes {
     }
   }
 
-  record TopN(String metric, int n, boolean ascending, Map<String, String> attributes) implements Expression {
+  /** top_n(metric, n, des|asc [, attrN='v' | attrN!='v' ...]); the metric may carry a (rejected) label selector. */
+  record TopN(MetricRef metric, int n, boolean ascending, List<AttributeFilter> attributes) implements Expression {
     TopN {
-      attributes = ordered(attributes);
+      attributes = List.copyOf(attributes);
     }
 
     @Override
     public String toString() {
-      String attrs = attributes.entrySet().stream()
-          .map(e -> ", " + e.getKey() + "='" + e.getValue() + "'")
-          .collect(Collectors.joining());
+      String attrs = attributes.stream().map(a -> ", " + a).collect(Collectors.joining());
       return "top_n(" + metric + ", " + n + ", " + (ascending ? "asc" : "des") + attrs + ")";
+    }
+  }
+
+  enum MathFunction { ABS, CEIL, FLOOR, ROUND }
+
+  /** abs/ceil/floor(expr) and round(expr, places); places is 0 for all but round. */
+  record Mathematical(MathFunction function, Expression operand, int places) implements Expression {
+    @Override
+    public String toString() {
+      String name = function.name().toLowerCase(Locale.ROOT);
+      return name + "(" + operand + (function == MathFunction.ROUND ? ", " + places : "") + ")";
+    }
+  }
+
+  enum TrendFunction { INCREASE, RATE }
+
+  /** increase/rate(metric, range): the metric only, as in SkyWalking's grammar. */
+  record Trend(TrendFunction function, MetricRef metric, int range) implements Expression {
+    @Override
+    public String toString() {
+      return function.name().toLowerCase(Locale.ROOT) + "(" + metric + ", " + range + ")";
+    }
+  }
+
+  enum LogicalFunction { VIEW_AS_SEQ, IS_PRESENT }
+
+  /** view_as_seq(expr, ...) and is_present(expr, ...). */
+  record Logical(LogicalFunction function, List<Expression> operands) implements Expression {
+    Logical {
+      operands = List.copyOf(operands);
+    }
+
+    @Override
+    public String toString() {
+      return function.name().toLowerCase(Locale.ROOT) + "("
+          + operands.stream().map(Object::toString).collect(Collectors.joining(", ")) + ")";
+    }
+  }
+
+  /**
+   * aggregate_labels(expr, sum|avg|max|min[(label, ...)]); no labels folds all series into one. {@code operandText}
+   * is the operand as SkyWalking quotes it in errors (its tokens without blanks).
+   */
+  record AggregateLabels(Aggregation function, List<String> labels, Expression operand, String operandText)
+      implements Expression {
+    AggregateLabels {
+      labels = List.copyOf(labels);
+    }
+
+    @Override
+    public String toString() {
+      String by = labels.isEmpty() ? "" : "(" + String.join(", ", labels) + ")";
+      return "aggregate_labels(" + operand + ", " + function.functionName() + by + ")";
+    }
+  }
+
+  /** sort_values(expr [, limit], asc|des); limit null keeps all values. */
+  record SortValues(Expression operand, Integer limit, boolean ascending) implements Expression {
+    @Override
+    public String toString() {
+      return "sort_values(" + operand + (limit == null ? "" : ", " + limit) + ", " + (ascending ? "asc" : "des") + ")";
+    }
+  }
+
+  /** sort_label_values(expr, asc|des, label, ...). */
+  record SortLabelValues(Expression operand, boolean ascending, List<String> labels) implements Expression {
+    SortLabelValues {
+      labels = List.copyOf(labels);
+    }
+
+    @Override
+    public String toString() {
+      return "sort_label_values(" + operand + ", " + (ascending ? "asc" : "des") + ", " + String.join(", ", labels)
+          + ")";
     }
   }
 

@@ -1,6 +1,9 @@
 package io.sextant.core.query.mqe;
 
-/** Binary operators. Comparisons yield 1 or 0; any null operand, or a zero divisor, yields null (no data). */
+/**
+ * Binary operators. Comparisons yield 1 or 0 (with or without SkyWalking's {@code bool} modifier, which 10.1 accepts
+ * and ignores); any null operand, or a zero divisor, yields null (no data).
+ */
 enum Operator {
   ADD("+"), SUB("-"), MUL("*"), DIV("/"), MOD("%"),
   GT(">"), GE(">="), LT("<"), LE("<="), EQ("=="), NE("!=");
@@ -9,6 +12,10 @@ enum Operator {
 
   Operator(String symbol) {
     this.symbol = symbol;
+  }
+
+  boolean isComparison() {
+    return ordinal() >= GT.ordinal();
   }
 
   static Operator of(String symbol) {

@@ -4,28 +4,28 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
- * Recursive-descent parser. Grammar, lowest precedence first (all binary levels are left-associative):
+ * Recursive-descent parser for SkyWalking 10.1's MQE grammar (MQEParser.g4), lowest precedence first; all binary
+ * levels are left-associative:
  *
  * <pre>
- * comparison     := additive (("==" | "!=" | ">" | ">=" | "<" | "<=") additive)*
+ * comparison     := additive (("==" | "!=" | ">" | ">=" | "<" | "<=") ["bool"] additive)*
  * additive       := multiplicative (("+" | "-") multiplicative)*
  * multiplicative := unary (("*" | "/" | "%") unary)*
- * unary          := ("-" | "+") unary | primary
- * primary        := NUMBER | "(" comparison ")" | IDENT "(" args ")" | IDENT selector?
- * selector       := "{" [IDENT "=" STRING ("," IDENT "=" STRING)*] "}"
- * args           := [arg ("," arg)*]          arg := IDENT "=" STRING | comparison
+ * unary          := ("-" | "+") unary | primary          (a Sextant extension: 10.1 has no unary sign)
+ * primary        := NUMBER | "(" comparison ")" | function | metric
+ * metric         := IDENT ["{" [label ("," label)*] "}"]      label := IDENT "=" STRING
  * </pre>
  *
- * Function arguments are parsed generically and then checked per function, so arity and argument errors are reported
- * at parse time, with the function's name.
+ * Each function has its own argument shape (see {@link #call}), so a misplaced argument is reported where it is, in
+ * the form of SkyWalking's ANTLR errors: {@code line 1:<column> <reason>}.
  */
 final class Parser {
   /** Guards the recursion: a pathological "((((..." must give an error, not a StackOverflowError. */
   private static final int MAX_DEPTH = 200;
+  private static final String OPERAND = "a metric, number, function or '('";
 
   private final String src;
   private final List<Token> tokens;
@@ -38,32 +38,33 @@ final class Parser {
   }
 
   static Expression parse(String src) {
-    if (src == null || src.isBlank()) {
-      throw MqeException.syntax(0, "empty expression");
-    }
-    Parser parser = new Parser(src);
+    Parser parser = new Parser(src == null ? "" : src);
     Expression expression = parser.comparison();
     Token rest = parser.peek();
     if (rest.kind() != Token.Kind.EOF) {
-      throw MqeException.syntax(rest.pos(), "unexpected " + rest.describe());
+      throw parser.error(rest, "extraneous input " + rest.describe() + " expecting <EOF>");
     }
     return expression;
   }
 
-  /** For errors that are not about the syntax itself (unknown function, bad arguments). */
-  private static MqeException error(int pos, String reason) {
-    return new MqeException(reason + " (at position " + pos + ")");
+  private MqeException error(Token at, String reason) {
+    return MqeException.syntax(src, at.pos(), reason);
+  }
+
+  private MqeException mismatched(String expecting) {
+    return error(peek(), "mismatched input " + peek().describe() + " expecting " + expecting);
   }
 
   // ---- precedence levels ----
 
   private Expression comparison() {
-    if (++depth > MAX_DEPTH) {
-      throw MqeException.syntax(peek().pos(), "expression nested too deeply");
-    }
+    enter();
     Expression left = additive();
     while (peekOperator("==", "!=", ">", ">=", "<", "<=")) {
       Operator op = Operator.of(advance().text());
+      if (peek().isWord("bool")) {
+        advance(); // 10.1 accepts the modifier; comparisons give 1 or 0 either way
+      }
       left = new Nodes.Binary(op, left, additive());
     }
     depth--;
@@ -91,14 +92,18 @@ final class Parser {
   private Expression unary() {
     if (peekOperator("-", "+")) {
       boolean minus = advance().text().equals("-");
-      if (++depth > MAX_DEPTH) {
-        throw MqeException.syntax(peek().pos(), "expression nested too deeply");
-      }
+      enter();
       Expression operand = unary();
       depth--;
       return minus ? new Nodes.Negate(operand) : operand;
     }
     return primary();
+  }
+
+  private void enter() {
+    if (++depth > MAX_DEPTH) {
+      throw error(peek(), "expression nested too deeply");
+    }
   }
 
   private Expression primary() {
@@ -108,12 +113,7 @@ final class Parser {
       return new Nodes.NumberLiteral(Double.parseDouble(t.text()));
     }
     if (t.kind() == Token.Kind.IDENT) {
-      advance();
-      if (peek().is("(")) {
-        return call(t);
-      }
-      Map<String, String> selector = peek().is("{") ? selector() : Map.of();
-      return new Nodes.MetricRef(t.text(), selector);
+      return peek(1).is("(") ? call() : metric();
     }
     if (t.is("(")) {
       advance();
@@ -121,168 +121,237 @@ final class Parser {
       expect(")");
       return inner;
     }
-    throw MqeException.syntax(t.pos(), "expected a metric, number, function or '(' but found " + t.describe());
+    throw mismatched(OPERAND);
   }
 
-  /** {@code {k='v1,v2', k2="v"}}: values are kept as written (comma lists included) for the SeriesSource. */
-  private Map<String, String> selector() {
-    expect("{");
-    Map<String, String> labels = new LinkedHashMap<>();
-    if (!peek().is("}")) {
-      do {
-        Token key = peek();
-        LabelArg label = labelArg();
-        if (labels.put(label.key(), label.value()) != null) {
-          throw MqeException.syntax(key.pos(), "duplicate label '" + label.key() + "'");
-        }
-      } while (accept(","));
-    }
-    expect("}");
-    return labels;
-  }
-
-  private LabelArg labelArg() {
-    Token key = peek();
-    if (key.kind() != Token.Kind.IDENT) {
-      throw MqeException.syntax(key.pos(), "expected a label name but found " + key.describe());
+  private Nodes.MetricRef metric() {
+    Token name = peek();
+    if (name.kind() != Token.Kind.IDENT || peek(1).is("(")) {
+      throw mismatched("a metric name");
     }
     advance();
+    Map<String, String> labels = new LinkedHashMap<>();
+    if (accept("{")) {
+      if (!peek().is("}")) {
+        do {
+          Token key = peek();
+          String[] label = label();
+          if (labels.put(label[0], label[1]) != null) {
+            throw error(key, "duplicate label '" + label[0] + "'");
+          }
+        } while (accept(","));
+      }
+      expect("}");
+    }
+    return new Nodes.MetricRef(name.text(), labels);
+  }
+
+  /** {@code name='value'} (or "value"); the value is kept as written, comma lists included. */
+  private String[] label() {
+    String key = labelName();
     expect("=");
     Token value = peek();
     if (value.kind() != Token.Kind.STRING) {
-      throw MqeException.syntax(value.pos(), "expected a quoted label value but found " + value.describe());
+      throw mismatched("a quoted label value");
     }
     advance();
-    return new LabelArg(key.text(), value.text());
+    return new String[] {key, value.text()};
   }
 
-  // ---- function calls ----
-
-  /** One parsed function argument: either a label ({@code k='v'}) or an expression; text is what the user wrote. */
-  private record Arg(int pos, String text, LabelArg label, Expression expression) {
-  }
-
-  private record LabelArg(String key, String value) {
-  }
-
-  private Expression call(Token name) {
-    expect("(");
-    List<Arg> args = new ArrayList<>();
-    if (!peek().is(")")) {
-      do {
-        args.add(arg());
-      } while (accept(","));
+  private String labelName() {
+    Token key = peek();
+    if (key.kind() != Token.Kind.IDENT) {
+      throw mismatched("a label name");
     }
-    expect(")");
+    advance();
+    return key.text();
+  }
 
+  // ---- functions ----
+
+  private Expression call() {
+    Token name = advance();
+    expect("(");
     String fn = name.text();
     Aggregation aggregation = Aggregation.byName(fn);
+    Expression call;
     if (aggregation != null) {
-      return aggregate(name, aggregation, args);
+      call = new Nodes.Aggregate(aggregation, comparison());
+    } else {
+      call = switch (fn) {
+        case "abs" -> new Nodes.Mathematical(Nodes.MathFunction.ABS, comparison(), 0);
+        case "ceil" -> new Nodes.Mathematical(Nodes.MathFunction.CEIL, comparison(), 0);
+        case "floor" -> new Nodes.Mathematical(Nodes.MathFunction.FLOOR, comparison(), 0);
+        case "round" -> round();
+        case "increase" -> trend(Nodes.TrendFunction.INCREASE);
+        case "rate" -> trend(Nodes.TrendFunction.RATE);
+        case "top_n" -> topN();
+        case "view_as_seq" -> logical(Nodes.LogicalFunction.VIEW_AS_SEQ);
+        case "is_present" -> logical(Nodes.LogicalFunction.IS_PRESENT);
+        case "relabels" -> relabels();
+        case "aggregate_labels" -> aggregateLabels();
+        case "sort_values" -> sortValues();
+        case "sort_label_values" -> sortLabelValues();
+        default -> throw error(name, "unknown function '" + fn + "'");
+      };
     }
-    return switch (fn) {
-      case "relabels" -> relabels(name, args);
-      case "top_n" -> topN(name, args);
-      default -> throw error(name.pos(), "unknown function '" + fn + "'");
-    };
+    expect(")");
+    return call;
   }
 
-  private Arg arg() {
-    Token start = peek();
-    // "name =" (a single '=') can only start a label argument: '=' is not an operator.
-    if (start.kind() == Token.Kind.IDENT && peek(1).is("=")) {
-      LabelArg label = labelArg();
-      return new Arg(start.pos(), textSince(start), label, null);
-    }
-    Expression expression = comparison();
-    return new Arg(start.pos(), textSince(start), null, expression);
+  private Expression round() {
+    Expression operand = comparison();
+    expect(",");
+    return new Nodes.Mathematical(Nodes.MathFunction.ROUND, operand, integer());
   }
 
-  /** The source text from {@code start} up to the current token, for quoting an argument in an error. */
-  private String textSince(Token start) {
-    return src.substring(start.pos(), peek().pos()).trim();
+  private Expression trend(Nodes.TrendFunction function) {
+    Nodes.MetricRef metric = metric();
+    expect(",");
+    return new Nodes.Trend(function, metric, integer());
   }
 
-  private Expression aggregate(Token name, Aggregation aggregation, List<Arg> args) {
-    if (args.size() != 1) {
-      throw error(name.pos(), "function '" + name.text() + "' takes 1 argument, got " + args.size());
+  /** top_n(metric, n, order [, attrN='v' | attrN!='v' ...]): the attributes arrived in 10.2, Sextant takes them. */
+  private Expression topN() {
+    Nodes.MetricRef metric = metric();
+    expect(",");
+    int n = integer();
+    expect(",");
+    boolean ascending = order();
+    List<AttributeFilter> attributes = new ArrayList<>();
+    while (accept(",")) {
+      Token at = peek();
+      String attribute = labelName();
+      if (!attribute.matches("attr[0-5]")) {
+        throw error(at, "mismatched input '" + attribute + "' expecting an attribute attr0..attr5");
+      }
+      boolean equal;
+      if (accept("=")) {
+        equal = true;
+      } else if (accept("!=")) {
+        equal = false;
+      } else {
+        throw mismatched("'=' or '!='");
+      }
+      Token value = peek();
+      if (value.kind() != Token.Kind.STRING) {
+        throw mismatched("a quoted attribute value");
+      }
+      advance();
+      attributes.add(new AttributeFilter(attribute, equal, value.text()));
     }
-    return new Nodes.Aggregate(aggregation, expressionArg(name, args.get(0)));
+    return new Nodes.TopN(metric, n, ascending, attributes);
   }
 
-  /** relabels(expr, label='a,b', newLabel='x,y' [, label2='..', newLabel2='..' ...]). */
-  private Expression relabels(Token name, List<Arg> args) {
-    if (args.size() < 3 || args.size() % 2 == 0) {
-      throw error(name.pos(), "function 'relabels' takes an expression followed by pairs of label arguments, "
-          + "e.g. relabels(expr, p='50,75', percentile='P50,P75'), got " + args.size() + " argument(s)");
+  /** The 10.1 grammar lists the expressions bare; Sextant also takes them in brackets, as the docs write them. */
+  private Expression logical(Nodes.LogicalFunction function) {
+    boolean bracketed = accept("[");
+    List<Expression> operands = new ArrayList<>();
+    do {
+      operands.add(comparison());
+    } while (accept(","));
+    if (bracketed) {
+      expect("]");
     }
-    Expression operand = expressionArg(name, args.get(0));
+    return new Nodes.Logical(function, operands);
+  }
+
+  /** relabels(expr, label='a,b', newLabel='x,y'); Sextant also takes more pairs after the first. */
+  private Expression relabels() {
+    int start = index;
+    Expression operand = comparison();
+    String operandText = compactText(start, index);
     List<Nodes.RelabelRule> rules = new ArrayList<>();
-    for (int i = 1; i < args.size(); i += 2) {
-      LabelArg from = labelArgOf(name, args.get(i));
-      LabelArg to = labelArgOf(name, args.get(i + 1));
-      List<String> fromValues = splitValues(from.value());
-      List<String> toValues = splitValues(to.value());
-      if (fromValues.size() != toValues.size()) {
-        throw error(args.get(i).pos(), "function 'relabels': label '" + from.key() + "' lists " + fromValues.size()
-            + " value(s) but '" + to.key() + "' lists " + toValues.size());
-      }
-      rules.add(new Nodes.RelabelRule(from.key(), fromValues, to.key(), toValues));
-    }
-    return new Nodes.Relabel(operand, rules);
+    do {
+      expect(",");
+      String[] from = label();
+      expect(",");
+      String[] to = label();
+      rules.add(new Nodes.RelabelRule(from[0], splitValues(from[1]), to[0], splitValues(to[1])));
+    } while (peek().is(","));
+    return new Nodes.Relabel(operand, rules, operandText);
   }
 
-  /** top_n(metric, n, des|asc [, attr0='x', ...]). */
-  private Expression topN(Token name, List<Arg> args) {
-    if (args.size() < 3) {
-      throw error(name.pos(), "function 'top_n' takes at least 3 arguments: "
-          + "top_n(metric, n, des|asc [, attr='v' ...]), got " + args.size());
+  private Expression aggregateLabels() {
+    int start = index;
+    Expression operand = comparison();
+    String operandText = compactText(start, index);
+    expect(",");
+    Token fn = peek();
+    Aggregation function = fn.kind() == Token.Kind.IDENT ? Aggregation.byName(fn.text()) : null;
+    if (function == null || function == Aggregation.COUNT || function == Aggregation.LATEST) {
+      throw mismatched("{'avg', 'sum', 'max', 'min'}");
     }
-    Arg metricArg = args.get(0);
-    if (!(metricArg.expression() instanceof Nodes.MetricRef metric) || !metric.labels().isEmpty()) {
-      throw error(metricArg.pos(), "function 'top_n' expects a metric name as its first argument, got '"
-          + metricArg.text() + "'");
+    advance();
+    List<String> labels = new ArrayList<>();
+    if (accept("(")) {
+      labels = labelNames();
+      expect(")");
     }
-    Arg countArg = args.get(1);
-    if (!(countArg.expression() instanceof Nodes.NumberLiteral count)
-        || count.value() < 1 || count.value() > Integer.MAX_VALUE || count.value() != Math.rint(count.value())) {
-      throw error(countArg.pos(), "function 'top_n' expects a positive integer as its second argument, got '"
-          + countArg.text() + "'");
-    }
-    Arg orderArg = args.get(2);
-    String order = orderArg.expression() instanceof Nodes.MetricRef ref && ref.labels().isEmpty()
-        ? ref.name().toLowerCase(Locale.ROOT) : "";
-    if (!order.equals("asc") && !order.equals("des")) {
-      throw error(orderArg.pos(), "function 'top_n' expects order 'des' or 'asc' as its third argument, got '"
-          + orderArg.text() + "'");
-    }
-    Map<String, String> attributes = new LinkedHashMap<>();
-    for (Arg a : args.subList(3, args.size())) {
-      LabelArg attr = labelArgOf(name, a);
-      if (attributes.put(attr.key(), attr.value()) != null) {
-        throw error(a.pos(), "function 'top_n': duplicate attribute '" + attr.key() + "'");
-      }
-    }
-    return new Nodes.TopN(metric.name(), (int) count.value(), order.equals("asc"), attributes);
+    return new Nodes.AggregateLabels(function, labels, operand, operandText);
   }
 
-  private static Expression expressionArg(Token fn, Arg arg) {
-    if (arg.expression() == null) {
-      throw error(arg.pos(), "function '" + fn.text() + "' expects an expression, not the label argument '"
-          + arg.text() + "'");
+  private Expression sortValues() {
+    Expression operand = comparison();
+    expect(",");
+    Integer limit = null;
+    if (peek().kind() == Token.Kind.NUMBER) {
+      limit = integer();
+      expect(",");
     }
-    return arg.expression();
+    return new Nodes.SortValues(operand, limit, order());
   }
 
-  private static LabelArg labelArgOf(Token fn, Arg arg) {
-    if (arg.label() == null) {
-      throw error(arg.pos(), "function '" + fn.text() + "' expects a label argument like name='value', got '"
-          + arg.text() + "'");
-    }
-    return arg.label();
+  private Expression sortLabelValues() {
+    Expression operand = comparison();
+    expect(",");
+    boolean ascending = order();
+    expect(",");
+    return new Nodes.SortLabelValues(operand, ascending, labelNames());
   }
 
+  private List<String> labelNames() {
+    List<String> names = new ArrayList<>();
+    do {
+      names.add(labelName());
+    } while (accept(","));
+    return names;
+  }
+
+  /** SkyWalking's INTEGER: digits only, here also bounded by int. */
+  private int integer() {
+    Token t = peek();
+    if (t.kind() != Token.Kind.NUMBER || !t.text().chars().allMatch(Character::isDigit) || t.text().length() > 9) {
+      throw mismatched("INTEGER");
+    }
+    advance();
+    return Integer.parseInt(t.text());
+  }
+
+  /** asc or des, any case; true for asc. */
+  private boolean order() {
+    Token t = peek();
+    if (!t.isWord("asc") && !t.isWord("des")) {
+      throw mismatched("{'asc', 'des'}");
+    }
+    advance();
+    return t.isWord("asc");
+  }
+
+  /** Tokens [from, to) concatenated without blanks, as ANTLR's getText() quotes an argument in an error. */
+  private String compactText(int from, int to) {
+    StringBuilder out = new StringBuilder();
+    for (Token t : tokens.subList(from, to)) {
+      out.append(t.kind() == Token.Kind.STRING ? src.substring(t.pos(), t.pos() + t.text().length() + 2) : t.text());
+    }
+    return out.toString();
+  }
+
+  /** 'a, b' lists a and b; a blank value lists nothing (the rule is then skipped, as in SkyWalking). */
   private static List<String> splitValues(String csv) {
+    if (csv.isBlank()) {
+      return List.of();
+    }
     return Arrays.stream(csv.split(",", -1)).map(String::trim).toList();
   }
 
@@ -322,9 +391,8 @@ final class Parser {
   }
 
   private void expect(String op) {
-    Token t = peek();
-    if (!t.is(op)) {
-      throw MqeException.syntax(t.pos(), "expected '" + op + "' but found " + t.describe());
+    if (!peek().is(op)) {
+      throw mismatched("'" + op + "'");
     }
     advance();
   }

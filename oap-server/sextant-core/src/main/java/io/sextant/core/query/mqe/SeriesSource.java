@@ -6,6 +6,9 @@ import java.util.Map;
 
 /** Where metric data comes from. Implemented by the query service. */
 public interface SeriesSource {
+  /** The shape of metric {@code metric}, or null if there is no such metric. */
+  MetricKind kind(String metric);
+
   /**
    * Reads metric {@code metric} for {@code entity} over {@code buckets} (bucket longs like 202611221030, in step
    * {@code step}). {@code labelSelector} is the parsed {@code {k='v1,v2', ...}} selector (empty map if none); for a
@@ -15,11 +18,11 @@ public interface SeriesSource {
   List<Series> read(String metric, Map<String, String> labelSelector, MqeEntity entity, List<Long> buckets, Step step);
 
   /**
-   * top_n support: ranks entities of {@code metric} by the average of their values over the buckets, optionally
-   * restricted by attribute filters like attr0='MESH' (passed as a map), and restricted to the entity's service when
+   * top_n support: ranks entities of {@code metric} by the average of their values over the buckets, keeping only
+   * those that pass every attribute filter (e.g. attr0='MESH'), and only the entity's service's children when
    * entity.serviceName() is non-null (for instance/endpoint metrics). Returns at most {@code n}, sorted by
    * {@code ascending}.
    */
-  List<RankedValue> topN(String metric, int n, boolean ascending, Map<String, String> attributes, MqeEntity entity,
+  List<RankedValue> topN(String metric, int n, boolean ascending, List<AttributeFilter> attributes, MqeEntity entity,
       List<Long> buckets, Step step);
 }

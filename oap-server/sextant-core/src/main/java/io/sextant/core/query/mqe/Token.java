@@ -8,11 +8,16 @@ record Token(Kind kind, String text, int pos) {
     return kind == Kind.OP && text.equals(op);
   }
 
-  /** How the token is quoted in an error message. */
+  /** An identifier spelled {@code word}, ignoring case (SkyWalking's asc, des and bool keywords). */
+  boolean isWord(String word) {
+    return kind == Kind.IDENT && text.equalsIgnoreCase(word);
+  }
+
+  /** How the token is quoted in an error message, as ANTLR quotes it. */
   String describe() {
     return switch (kind) {
-      case EOF -> "end of input";
-      case STRING -> "string '" + text + "'";
+      case EOF -> "'<EOF>'";
+      case STRING -> "''" + text + "''";
       default -> "'" + text + "'";
     };
   }

@@ -1,2 +1,2 @@
-/** SkyWalking's metrics query expressions (MQE): lexer, parser and evaluator. */
+/** SkyWalking 10.1's metrics query expressions (MQE): lexer, parser and evaluator (docs/mqe.md). */
 package io.sextant.core.query.mqe;

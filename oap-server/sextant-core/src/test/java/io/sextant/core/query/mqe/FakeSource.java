@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -13,6 +12,8 @@ import java.util.Map;
 class FakeSource implements SeriesSource {
   private final Map<String, List<Series>> metrics = new HashMap<>();
   private final Map<String, List<RankedValue>> rankings = new HashMap<>();
+  private final Map<String, Map<Long, Double>> byBucket = new HashMap<>();
+  private final Map<String, MetricKind> kinds = new HashMap<>();
 
   // Last calls, for assertions.
   final List<String> reads = new ArrayList<>();
@@ -23,24 +24,55 @@ class FakeSource implements SeriesSource {
   String topNMetric;
   int topNCount;
   Boolean topNAscending;
-  Map<String, String> topNAttributes;
+  List<AttributeFilter> topNAttributes;
 
   /** An unlabeled metric. */
   FakeSource metric(String name, Double... values) {
     metrics.put(name, List.of(new Series(List.of(), values)));
+    kinds.put(name, MetricKind.REGULAR);
     return this;
   }
 
   /** One series of a labelled metric, e.g. labelled("service_percentile", "p", "50", 1.0, 2.0). */
   FakeSource labelled(String name, String key, String value, Double... values) {
-    metrics.computeIfAbsent(name, k -> new ArrayList<>())
-        .add(new Series(List.of(new KeyValue(key, value)), values));
+    return series(name, List.of(new KeyValue(key, value)), values);
+  }
+
+  /** One series of a labelled metric with any labels. */
+  FakeSource series(String name, List<KeyValue> labels, Double... values) {
+    metrics.computeIfAbsent(name, k -> new ArrayList<>()).add(new Series(labels, values));
+    kinds.put(name, MetricKind.LABELED);
     return this;
+  }
+
+  /** A labelled metric that has no series at all (e.g. no data yet). */
+  FakeSource labelledWithoutData(String name) {
+    metrics.put(name, List.of());
+    kinds.put(name, MetricKind.LABELED);
+    return this;
+  }
+
+  /** An unlabeled metric with a value per bucket, whatever buckets are asked (for increase/rate). */
+  FakeSource bucketed(String name, Map<Long, Double> values) {
+    byBucket.put(name, new HashMap<>(values));
+    kinds.put(name, MetricKind.REGULAR);
+    return this;
+  }
+
+  FakeSource kind(String name, MetricKind kind) {
+    kinds.put(name, kind);
+    return this;
+  }
+
+  @Override
+  public MetricKind kind(String metric) {
+    return kinds.get(metric);
   }
 
   /** Entities of a metric for top_n, in any order. */
   FakeSource ranking(String metric, RankedValue... values) {
     rankings.put(metric, List.of(values));
+    kinds.putIfAbsent(metric, MetricKind.REGULAR);
     return this;
   }
 
@@ -52,6 +84,10 @@ class FakeSource implements SeriesSource {
     lastEntity = entity;
     lastBuckets = buckets;
     lastStep = step;
+    Map<Long, Double> bucketValues = byBucket.get(metric);
+    if (bucketValues != null) {
+      return List.of(new Series(List.of(), buckets.stream().map(bucketValues::get).toArray(Double[]::new)));
+    }
     List<Series> all = metrics.get(metric);
     if (all == null) {
       throw new MqeException("unknown metric '" + metric + "'");
@@ -69,12 +105,12 @@ class FakeSource implements SeriesSource {
   }
 
   @Override
-  public List<RankedValue> topN(String metric, int n, boolean ascending, Map<String, String> attributes,
+  public List<RankedValue> topN(String metric, int n, boolean ascending, List<AttributeFilter> attributes,
       MqeEntity entity, List<Long> buckets, Step step) {
     topNMetric = metric;
     topNCount = n;
     topNAscending = ascending;
-    topNAttributes = new LinkedHashMap<>(attributes);
+    topNAttributes = List.copyOf(attributes);
     lastEntity = entity;
     lastBuckets = buckets;
     lastStep = step;

@@ -16,6 +16,7 @@ import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.DetectPoint;
 import io.sextant.api.model.FlowRecord;
 import io.sextant.api.model.Layer;
+import io.sextant.api.model.MeshRecord;
 import io.sextant.receiver.common.PeerAddressResolver;
 import io.sextant.receiver.common.ServiceIdentity;
 import io.sextant.receiver.envoy.PeerMetadata;
@@ -41,6 +42,10 @@ final class AccessLogConverter {
   private static final String UPSTREAM_PEER = "upstream_peer";
   private static final String LEGACY_DOWNSTREAM_PEER = "wasm.downstream_peer";
   private static final String LEGACY_UPSTREAM_PEER = "wasm.upstream_peer";
+  private static final String NO_TLS = "NONE";
+  /** The caller of traffic entering the mesh, as SkyWalking names it (service and instance). */
+  private static final ServiceIdentity OUTSIDE =
+      new ServiceIdentity(MeshRecord.UNKNOWN_PEER, MeshRecord.UNKNOWN_PEER, Map.of());
 
   private final ServiceNaming naming;
   private final EndpointNamer endpoints;
@@ -102,14 +107,13 @@ final class AccessLogConverter {
       long outStart = start + millis(common.getTimeToFirstUpstreamTxByte());
       long outEnd = start + millis(common.getTimeToLastUpstreamRxByte());
       String endpoint = endpoints.name(peers.upstream.service(), method, path);
+      // The entry's TLS properties describe the downstream connection, not the one to the
+      // upstream: as SkyWalking, the client side says NONE and leaves TLS to the server side.
       out.add(call(outStart, outEnd, self, peers.upstream, endpoint, (int) Math.max(1, outEnd - outStart),
-          effectiveCode, effectiveCode < 400, protocol, DetectPoint.CLIENT, tls, flags, reqNanos, respNanos));
+          effectiveCode, effectiveCode < 400, protocol, DetectPoint.CLIENT, NO_TLS, flags, reqNanos, respNanos));
     }
     if (peers.reportsServerSide(gateway)) {
-      ServiceIdentity source = peers.downstream;
-      if (source == null) {
-        metrics.partial("caller_unresolved"); // the service's own metrics still count
-      }
+      ServiceIdentity source = callerOf(peers, gateway);
       long latency = Math.max(1, millis(common.getTimeToLastDownstreamTxByte()));
       String endpoint = endpoints.name(self.service(), method, path);
       out.add(call(start, start + latency, source, self, endpoint, (int) Math.min(latency, Integer.MAX_VALUE),
@@ -134,16 +138,26 @@ final class AccessLogConverter {
     String flags = responseFlags(common.getResponseFlags());
     List<FlowRecord> out = new ArrayList<>(2);
     if (peers.upstream != null) {
-      out.add(flow(start, end, self, peers.upstream, DetectPoint.CLIENT, tls, flags, received, sent));
+      out.add(flow(start, end, self, peers.upstream, DetectPoint.CLIENT, NO_TLS, flags, received, sent));
     }
     if (peers.reportsServerSide(gateway)) {
-      if (peers.downstream == null) {
-        metrics.partial("caller_unresolved");
-      }
-      out.add(flow(start, end, peers.downstream, self, DetectPoint.SERVER, tls, flags, received, sent));
+      out.add(flow(start, end, callerOf(peers, gateway), self, DetectPoint.SERVER, tls, flags, received, sent));
     }
     metrics.attributed.increment();
     return out;
+  }
+
+  /**
+   * Who called, for the server side: the known downstream peer; for a gateway whose caller is
+   * outside the mesh, SkyWalking's UNKNOWN service (so the gateway has a server-side relation and a
+   * node type); otherwise null (no relation; the service's own metrics still count).
+   */
+  private ServiceIdentity callerOf(Peers peers, boolean gateway) {
+    if (peers.downstream != null) {
+      return peers.downstream;
+    }
+    metrics.partial("caller_unresolved");
+    return gateway ? OUTSIDE : null;
   }
 
   private record Peers(ServiceIdentity downstream, ServiceIdentity upstream, boolean inbound) {
