@@ -77,10 +77,7 @@ class UiConfigurationIT {
         + "\"i18nKey\":\"service_mesh\",\"subItems\":[{\"title\":\"Services\",\"icon\":null,\"layer\":\"MESH\","
         + "\"activate\":false,\"description\":\"Observe Service Mesh through telemetry data collected from Envoy"
         + " Access Log Service (ALS).\",\"documentLink\":\"https://skywalking.apache.org/docs/main/next/en/setup/"
-        + "envoy/als_setting/\",\"i18nKey\":\"service_mesh_service\"},{\"title\":\"Control Plane\",\"icon\":null,"
-        + "\"layer\":\"MESH_CP\",\"activate\":false,\"description\":\"Provide monitoring of the behavior of Istio"
-        + " through its self-monitoring metrics.\",\"documentLink\":\"https://skywalking.apache.org/docs/main/next/"
-        + "en/setup/istio/readme/\",\"i18nKey\":\"service_mesh_control_plane\"},{\"title\":\"Data Plane\","
+        + "envoy/als_setting/\",\"i18nKey\":\"service_mesh_service\"},{\"title\":\"Data Plane\","
         + "\"icon\":null,\"layer\":\"MESH_DP\",\"activate\":false,\"description\":\"Observe Envoy Proxy through"
         + " Envoy Metrics Service.\",\"documentLink\":\"https://skywalking.apache.org/docs/main/next/en/setup/"
         + "envoy/metrics_service_setting/\",\"i18nKey\":\"service_mesh_data_plane\"}]}");
@@ -101,7 +98,7 @@ class UiConfigurationIT {
     assertThat(menu.get(0).get("activate").asBoolean()).isTrue();
     List<String> active = new ArrayList<>();
     menu.get(0).get("subItems").forEach(i -> active.add(i.get("layer").asText() + "=" + i.get("activate")));
-    assertThat(active).containsExactly("MESH=true", "MESH_CP=false", "MESH_DP=false");
+    assertThat(active).containsExactly("MESH=true", "MESH_DP=false");
     assertThat(menu.get(1).get("activate").asBoolean()).isFalse();
   }
 

@@ -10,7 +10,8 @@ import java.util.function.Supplier;
  * descriptions and links (its {@code menu.yaml}), derived on each request rather than stored: nothing
  * in the protocol edits it, and a derived menu gains new items with an upgrade, where SkyWalking's
  * stored copy keeps the first one ever saved. A layer is active when a service of it has been seen;
- * a group when any of its items is.
+ * a group when any of its items is. SkyWalking's Control Plane item (MESH_CP, istiod's own metrics) is
+ * left out: Sextant has no receiver for them, so the item could never show anything.
  */
 public final class UiMenu {
   private static final String DOCS = "https://skywalking.apache.org/docs/main/next/en/setup/";
@@ -23,9 +24,6 @@ public final class UiMenu {
           item("Services", "MESH", "service_mesh_service",
               "Observe Service Mesh through telemetry data collected from Envoy Access Log Service (ALS).",
               DOCS + "envoy/als_setting/"),
-          item("Control Plane", "MESH_CP", "service_mesh_control_plane",
-              "Provide monitoring of the behavior of Istio through its self-monitoring metrics.",
-              DOCS + "istio/readme/"),
           item("Data Plane", "MESH_DP", "service_mesh_data_plane",
               "Observe Envoy Proxy through Envoy Metrics Service.", DOCS + "envoy/metrics_service_setting/")),
       group("Kubernetes", "kubernetes", "kubernetes",

@@ -24,7 +24,7 @@ class UiMenuTest {
     MenuItem mesh = menu.items().get(0);
     assertThat(mesh.activate()).isTrue();
     assertThat(mesh.subItems()).extracting(MenuItem::layer, MenuItem::activate)
-        .containsExactly(tuple("MESH", false), tuple("MESH_CP", false), tuple("MESH_DP", true));
+        .containsExactly(tuple("MESH", false), tuple("MESH_DP", true));
     assertThat(menu.items().get(1).activate()).isFalse();
   }
 
