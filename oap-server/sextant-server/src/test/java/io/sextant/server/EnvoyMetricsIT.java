@@ -1,5 +1,7 @@
 package io.sextant.server;
 
+import static io.sextant.server.EnvoyProxyTraffic.counter;
+import static io.sextant.server.EnvoyProxyTraffic.gauge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,7 +9,6 @@ import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.envoyproxy.envoy.service.metrics.v3.MetricsServiceGrpc;
 import io.envoyproxy.envoy.service.metrics.v3.StreamMetricsMessage;
 import io.grpc.Status;
-import io.prometheus.client.Metrics;
 import io.sextant.api.id.EntityIds;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -58,18 +59,6 @@ class EnvoyMetricsIT {
   @AfterAll
   static void stop() {
     sextant.close();
-  }
-
-  private static Metrics.MetricFamily gauge(String name, double v, long t) {
-    return Metrics.MetricFamily.newBuilder().setName(name).setType(Metrics.MetricType.GAUGE)
-        .addMetric(Metrics.Metric.newBuilder().setGauge(Metrics.Gauge.newBuilder().setValue(v)).setTimestampMs(t))
-        .build();
-  }
-
-  private static Metrics.MetricFamily counter(String name, double v, long t) {
-    return Metrics.MetricFamily.newBuilder().setName(name).setType(Metrics.MetricType.COUNTER)
-        .addMetric(Metrics.Metric.newBuilder().setCounter(Metrics.Counter.newBuilder().setValue(v))
-            .setTimestampMs(t)).build();
   }
 
   private static Status send(List<StreamMetricsMessage> messages) throws Exception {

@@ -52,13 +52,13 @@ final class EnvoyProxyTraffic {
     return messages;
   }
 
-  private static Metrics.MetricFamily gauge(String name, double v, long t) {
+  static Metrics.MetricFamily gauge(String name, double v, long t) {
     return Metrics.MetricFamily.newBuilder().setName(name).setType(Metrics.MetricType.GAUGE)
         .addMetric(Metrics.Metric.newBuilder().setGauge(Metrics.Gauge.newBuilder().setValue(v)).setTimestampMs(t))
         .build();
   }
 
-  private static Metrics.MetricFamily counter(String name, double v, long t) {
+  static Metrics.MetricFamily counter(String name, double v, long t) {
     return Metrics.MetricFamily.newBuilder().setName(name).setType(Metrics.MetricType.COUNTER)
         .addMetric(Metrics.Metric.newBuilder().setCounter(Metrics.Counter.newBuilder().setValue(v))
             .setTimestampMs(t)).build();
