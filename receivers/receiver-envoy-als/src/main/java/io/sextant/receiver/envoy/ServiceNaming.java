@@ -10,16 +10,25 @@ import java.util.Optional;
  * Names a workload the way SkyWalking does, so switching backends keeps every dashboard and alarm:
  * service = first present of the configured labels (default {@code
  * service.istio.io/canonical-name}, {@code app.kubernetes.io/name}, {@code app}), else the workload
- * name, then {@code .<namespace>}; instance = pod name.
+ * name, then {@code .<namespace>}; instance = pod name, as SkyWalking's metadata-exchange analysis
+ * names it ({@code ${NAME}}). With Kubernetes instance names on, the instance is {@code
+ * <pod>.<namespace>} instead, as SkyWalking's Kubernetes analysis names it, so that a pod named from
+ * its metadata and the same pod found by address are one instance.
  */
 public final class ServiceNaming {
   public static final List<String> DEFAULT_LABELS =
       List.of("service.istio.io/canonical-name", "app.kubernetes.io/name", "app");
 
   private final List<String> labels;
+  private final boolean kubernetesInstanceNames;
 
   public ServiceNaming(List<String> labels) {
+    this(labels, false);
+  }
+
+  public ServiceNaming(List<String> labels, boolean kubernetesInstanceNames) {
     this.labels = List.copyOf(labels);
+    this.kubernetesInstanceNames = kubernetesInstanceNames;
   }
 
   /** The identity of a workload, or empty when it has neither a usable name nor a pod name. */
@@ -44,6 +53,7 @@ public final class ServiceNaming {
     if (!w.namespace().isEmpty()) {
       properties.put("namespace", w.namespace());
     }
-    return Optional.of(new ServiceIdentity(service, w.name(), Map.copyOf(properties)));
+    String instance = kubernetesInstanceNames && !w.namespace().isEmpty() ? w.name() + "." + w.namespace() : w.name();
+    return Optional.of(new ServiceIdentity(service, instance, Map.copyOf(properties)));
   }
 }

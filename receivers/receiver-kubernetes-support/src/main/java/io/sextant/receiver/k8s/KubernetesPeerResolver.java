@@ -42,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * beyond that are dropped (counted in {@code sextant_k8s_pods_dropped}) until room frees up.
  *
  * <p>Identity: service from the {@link ServiceNameRule} (falling back to the owner workload name
- * if the rule yields an empty string), instance = pod name, properties = {pod, namespace, node, ip}.
+ * if the rule yields an empty string), instance {@code <pod>.<namespace>} (SkyWalking's name for an
+ * instance found through the Kubernetes API), properties = {pod, namespace, node, ip}.
  *
  * <p>Metrics: gauge {@code sextant_k8s_pods_cached}, counters {@code sextant_k8s_lookups{result=hit|miss}}
  * and {@code sextant_k8s_pods_dropped}. Needs RBAC {@code list} and {@code watch} on pods cluster-wide.
@@ -281,12 +282,18 @@ public final class KubernetesPeerResolver implements PeerAddressResolver {
 
   private static ServiceIdentity identity(Pod pod, String service, String ip) {
     String name = orEmpty(pod.getMetadata().getName());
+    String namespace = orEmpty(pod.getMetadata().getNamespace());
     Map<String, String> props = new LinkedHashMap<>();
     props.put("pod", name);
-    props.put("namespace", orEmpty(pod.getMetadata().getNamespace()));
+    props.put("namespace", namespace);
     props.put("node", pod.getSpec() == null ? "" : orEmpty(pod.getSpec().getNodeName()));
     props.put("ip", ip);
-    return new ServiceIdentity(service, name, Collections.unmodifiableMap(props));
+    return new ServiceIdentity(service, instanceName(name, namespace), Collections.unmodifiableMap(props));
+  }
+
+  /** SkyWalking's instance name for a pod found through the Kubernetes API: {@code <pod>.<namespace>}. */
+  public static String instanceName(String pod, String namespace) {
+    return namespace.isEmpty() ? pod : pod + "." + namespace;
   }
 
   private static String key(Pod pod) {

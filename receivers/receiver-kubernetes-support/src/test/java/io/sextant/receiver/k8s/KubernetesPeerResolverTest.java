@@ -109,7 +109,7 @@ class KubernetesPeerResolverTest {
     start();
 
     ServiceIdentity id = awaitService("10.0.0.5", "reviews.bookinfo");
-    assertThat(id.instance()).isEqualTo("reviews-v1-7f78d020dc-x2k9p");
+    assertThat(id.instance()).isEqualTo("reviews-v1-7f78d020dc-x2k9p.bookinfo");
     assertThat(id.properties())
         .containsExactlyInAnyOrderEntriesOf(
             Map.of(
@@ -129,7 +129,7 @@ class KubernetesPeerResolverTest {
             .withController(true)
             .endOwnerReference()
             .endMetadata());
-    assertThat(awaitService("10.0.1.7", "cart.shop").instance()).isEqualTo("cart-0");
+    assertThat(awaitService("10.0.1.7", "cart.shop").instance()).isEqualTo("cart-0.shop");
     assertThat(resolver.cachedPods()).isEqualTo(2);
     assertThat(registry.get("sextant_k8s_pods_cached").gauge().value()).isEqualTo(2.0);
   }

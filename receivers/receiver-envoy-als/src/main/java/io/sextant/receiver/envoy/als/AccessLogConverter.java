@@ -33,9 +33,13 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Who is who: the reporting proxy's own workload comes from its node metadata; the peer from
  * Istio's metadata exchange in the entry's filter state ({@code downstream_peer}/{@code
- * upstream_peer}, or the pre-1.24 {@code wasm.*} keys), else from the peer's address through the
- * configured resolver. A peer on the downstream side makes the entry a server-side report, one on
- * the upstream side a client-side report. Entries that cannot be attributed are counted by reason.
+ * upstream_peer}, or the pre-1.24 {@code wasm.*} keys). With a resolver (Kubernetes mode), what
+ * those leave unknown is found by address, as SkyWalking's Kubernetes analysis does: the proxy's own
+ * workload by the downstream connection's local address for inbound and gateway entries, by its
+ * remote address for outbound entries; the caller by the downstream remote address, the callee by
+ * the upstream remote address. A peer on the downstream side makes the entry a server-side report,
+ * one on the upstream side a client-side report. Entries that cannot be attributed are counted by
+ * reason and logged (one line per interval, with an example proxy).
  */
 final class AccessLogConverter {
   private static final String DOWNSTREAM_PEER = "downstream_peer";
@@ -52,12 +56,20 @@ final class AccessLogConverter {
   private final PeerAddressResolver resolver;
   private final int maxStringLength;
   private final AlsMetrics metrics;
+  private final UnattributedLog unattributed;
   /** Peer identities by their metadata bytes; a mesh has at most a few thousand workloads. */
   private final ConcurrentHashMap<ByteString, Optional<ServiceIdentity>> peers = new ConcurrentHashMap<>();
   private static final int MAX_CACHED_PEERS = 50_000;
 
   AccessLogConverter(ServiceNaming naming, EndpointNamer endpoints, PeerAddressResolver resolver,
       int maxStringLength, AlsMetrics metrics) {
+    this(naming, endpoints, resolver, maxStringLength, metrics,
+        new UnattributedLog(UnattributedLog.DEFAULT_INTERVAL_MILLIS));
+  }
+
+  AccessLogConverter(ServiceNaming naming, EndpointNamer endpoints, PeerAddressResolver resolver,
+      int maxStringLength, AlsMetrics metrics, UnattributedLog unattributed) {
+    this.unattributed = unattributed;
     this.naming = naming;
     this.endpoints = endpoints;
     this.resolver = resolver;
@@ -73,18 +85,30 @@ final class AccessLogConverter {
     return PeerMetadata.fromStruct(node.getMetadata()).flatMap(naming::identify);
   }
 
-  /** Istio gateways (ingress/egress) have node ids starting {@code router~}; sidecars {@code sidecar~}. */
-  static boolean isGateway(Node node) {
-    return node.getId().startsWith("router~");
+  /** Whether entries of a proxy whose node names no workload can still be attributed (by address). */
+  boolean resolvesByAddress() {
+    return resolver != null;
+  }
+
+  /** Counts and logs entries dropped for a reason that concerns the whole message. */
+  void dropped(String reason, long count, String nodeId) {
+    metrics.dropped(reason, count);
+    unattributed.note(reason, count, nodeId, "");
+  }
+
+  List<CallRecord> http(HTTPAccessLogEntry entry, ServiceIdentity self, boolean gateway) {
+    return http(entry, new Proxy("", self, gateway));
   }
 
   /** Records for one HTTP entry; an empty list means dropped (and counted). */
-  List<CallRecord> http(HTTPAccessLogEntry entry, ServiceIdentity self, boolean gateway) {
+  List<CallRecord> http(HTTPAccessLogEntry entry, Proxy proxy) {
     AccessLogCommon common = entry.getCommonProperties();
-    Peers peers = entry.hasCommonProperties() ? peers(common) : missingCommonProperties();
+    Peers peers = entry.hasCommonProperties() ? peers(common, proxy) : missingCommonProperties();
     if (peers == null) {
       return List.of();
     }
+    ServiceIdentity self = peers.self;
+    boolean gateway = proxy.gateway();
     String method = entry.getRequest().getRequestMethod().name();
     String path = entry.hasRequest() ? entry.getRequest().getPath() : "/";
     if (path.length() > maxStringLength) {
@@ -123,13 +147,19 @@ final class AccessLogConverter {
     return out;
   }
 
-  /** Flows for one TCP entry; an empty list means dropped (and counted). */
   List<FlowRecord> tcp(TCPAccessLogEntry entry, ServiceIdentity self, boolean gateway) {
+    return tcp(entry, new Proxy("", self, gateway));
+  }
+
+  /** Flows for one TCP entry; an empty list means dropped (and counted). */
+  List<FlowRecord> tcp(TCPAccessLogEntry entry, Proxy proxy) {
     AccessLogCommon common = entry.getCommonProperties();
-    Peers peers = entry.hasCommonProperties() ? peers(common) : missingCommonProperties();
+    Peers peers = entry.hasCommonProperties() ? peers(common, proxy) : missingCommonProperties();
     if (peers == null) {
       return List.of();
     }
+    ServiceIdentity self = peers.self;
+    boolean gateway = proxy.gateway();
     long start = millis(common.getStartTime());
     long end = start + millis(common.getDuration());
     long received = entry.getConnectionProperties().getReceivedBytes();
@@ -160,7 +190,7 @@ final class AccessLogConverter {
     return gateway ? OUTSIDE : null;
   }
 
-  private record Peers(ServiceIdentity downstream, ServiceIdentity upstream, boolean inbound) {
+  private record Peers(ServiceIdentity self, ServiceIdentity downstream, ServiceIdentity upstream, boolean inbound) {
     /**
      * The proxy's own workload is the server side when the caller is known, the entry is inbound,
      * or the proxy is a gateway (nothing else reports the traffic entering the mesh).
@@ -176,7 +206,7 @@ final class AccessLogConverter {
   }
 
   /** Who is on each side of the entry, or null (dropped and counted) when it cannot be told. */
-  private Peers peers(AccessLogCommon common) {
+  private Peers peers(AccessLogCommon common, Proxy proxy) {
     if (common.getStartTime().getSeconds() < 0) {
       metrics.dropped("bad_time", 1);
       return null;
@@ -184,20 +214,52 @@ final class AccessLogConverter {
     Map<String, Any> state = common.getFilterStateObjectsMap();
     ServiceIdentity down = peer(state, DOWNSTREAM_PEER, LEGACY_DOWNSTREAM_PEER);
     ServiceIdentity up = peer(state, UPSTREAM_PEER, LEGACY_UPSTREAM_PEER);
+    ServiceIdentity self = proxy.self();
     Direction direction = Direction.ofCluster(common.getUpstreamCluster());
-    if (down == null && up == null && resolver != null) {
-      if (direction == Direction.INBOUND) {
-        down = resolver.byIp(ip(common.getDownstreamRemoteAddress())).orElse(null);
+    boolean inbound = direction == Direction.INBOUND;
+    if (resolver != null) {
+      String local = ip(common.getDownstreamLocalAddress());
+      // Behind a proxy-protocol or XFF-trusting listener the direct address is the connection's own.
+      String remote = ip(common.hasDownstreamDirectRemoteAddress()
+          ? common.getDownstreamDirectRemoteAddress() : common.getDownstreamRemoteAddress());
+      if (proxy.gateway() || inbound) {
+        // The connection came to the proxy's own workload (or the gateway's listener) from the caller.
+        self = self != null ? self : byIp(local);
+        down = down != null ? down : byIp(remote);
       } else if (direction == Direction.OUTBOUND) {
-        up = resolver.byIp(ip(common.getUpstreamRemoteAddress())).orElse(null);
+        // The application connected out from its own pod address, redirected into its sidecar.
+        self = self != null ? self : byIp(remote);
+      }
+      if (direction == Direction.OUTBOUND && up == null) {
+        up = byIp(ip(common.getUpstreamRemoteAddress()));
+      }
+      if (self == null) {
+        String reason = direction == null && !proxy.gateway() ? "direction_unknown" : "proxy_unresolved";
+        unattributable(reason, proxy, "proxy_unresolved".equals(reason)
+            ? "own address " + (proxy.gateway() || inbound ? local : remote) + " matches no pod" : "");
+        return null;
       }
     }
-    boolean inbound = direction == Direction.INBOUND;
-    if (down == null && up == null && !inbound) {
-      metrics.dropped(direction == Direction.OUTBOUND ? "destination_unresolved" : "direction_unknown", 1);
+    if (self == null) {
+      unattributable("unknown_node", proxy, "");
       return null;
     }
-    return new Peers(down, up, inbound);
+    if (down == null && up == null && !inbound) {
+      String reason = direction == Direction.OUTBOUND ? "destination_unresolved" : "direction_unknown";
+      unattributable(reason, proxy, direction == Direction.OUTBOUND
+          ? "upstream " + ip(common.getUpstreamRemoteAddress()) + " (" + common.getUpstreamCluster() + ")" : "");
+      return null;
+    }
+    return new Peers(self, down, up, inbound);
+  }
+
+  private ServiceIdentity byIp(String ip) {
+    return ip.isEmpty() ? null : resolver.byIp(ip).orElse(null);
+  }
+
+  private void unattributable(String reason, Proxy proxy, String detail) {
+    metrics.dropped(reason, 1);
+    unattributed.note(reason, 1, proxy.nodeId(), detail);
   }
 
   private ServiceIdentity peer(Map<String, Any> state, String key, String legacyKey) {

@@ -18,10 +18,8 @@ import io.sextant.api.receiver.Receiver;
 import io.sextant.api.receiver.RecordSink;
 import io.sextant.receiver.common.PeerAddressResolver;
 import io.sextant.receiver.common.RecordStream;
-import io.sextant.receiver.common.ServiceIdentity;
 import io.sextant.receiver.envoy.ServiceNaming;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * {@code envoy.service.accesslog.v3.AccessLogService/StreamAccessLogs} and its SkyWalking Satellite
@@ -47,8 +45,9 @@ public final class AccessLogReceiver implements Receiver {
     this.metrics = new AlsMetrics(registry);
     EndpointNamer endpoints = new EndpointNamer(config.endpointRules(), config.endpointBudgetPerService(),
         config.maxServices(), metrics.endpointOverflow::increment);
-    this.converter = new AccessLogConverter(new ServiceNaming(config.serviceNameLabels()), endpoints, resolver,
-        config.maxStringLength(), metrics);
+    // In Kubernetes mode every instance is named <pod>.<namespace>, as SkyWalking's Kubernetes analysis.
+    ServiceNaming naming = new ServiceNaming(config.serviceNameLabels(), resolver != null);
+    this.converter = new AccessLogConverter(naming, endpoints, resolver, config.maxStringLength(), metrics);
   }
 
   @Override
@@ -97,8 +96,7 @@ public final class AccessLogReceiver implements Receiver {
   /** One proxy's stream. Drops are counted through {@link AlsMetrics}, which feeds the common counters too. */
   private final class Stream extends RecordStream<StreamAccessLogsMessage, StreamAccessLogsResponse> {
     private Node node;
-    private Optional<ServiceIdentity> self = Optional.empty();
-    private boolean gateway;
+    private Proxy proxy;
 
     Stream(StreamObserver<StreamAccessLogsResponse> response) {
       super(sink, metrics.common, Completion.ALWAYS_OK, response, StreamAccessLogsResponse.getDefaultInstance());
@@ -108,27 +106,29 @@ public final class AccessLogReceiver implements Receiver {
     protected void handle(StreamAccessLogsMessage message) {
       if (message.hasIdentifier() && !message.getIdentifier().getNode().equals(node)) {
         node = message.getIdentifier().getNode();
-        self = converter.self(node);
-        gateway = AccessLogConverter.isGateway(node);
+        proxy = new Proxy(node.getId(), converter.self(node).orElse(null), Proxy.isGateway(node));
       }
       metrics.httpEntries.increment(message.getHttpLogs().getLogEntryCount());
       metrics.tcpEntries.increment(message.getTcpLogs().getLogEntryCount());
       int entries = message.getHttpLogs().getLogEntryCount() + message.getTcpLogs().getLogEntryCount();
-      if (self.isEmpty()) {
-        // Without knowing who reports, nothing in the message can be attributed.
-        metrics.dropped(node == null ? "missing_identifier" : "unknown_node", entries);
+      if (proxy == null) {
+        converter.dropped("missing_identifier", entries, "");
         return;
       }
-      ServiceIdentity me = self.get();
+      if (proxy.self() == null && !converter.resolvesByAddress()) {
+        // Without knowing who reports, nothing in the message can be attributed.
+        converter.dropped("unknown_node", entries, proxy.nodeId());
+        return;
+      }
       for (HTTPAccessLogEntry e : message.getHttpLogs().getLogEntryList()) {
-        for (CallRecord r : converter.http(e, me, gateway)) {
+        for (CallRecord r : converter.http(e, proxy)) {
           if (!offerCall(r)) {
             return;
           }
         }
       }
       for (TCPAccessLogEntry e : message.getTcpLogs().getLogEntryList()) {
-        for (FlowRecord r : converter.tcp(e, me, gateway)) {
+        for (FlowRecord r : converter.tcp(e, proxy)) {
           if (!offerFlow(r)) {
             return;
           }
