@@ -101,7 +101,8 @@ class KubernetesResolutionTest {
     assertThat(in).hasSize(1);
     assertThat(in.get(0).detectPoint()).isEqualTo(DetectPoint.SERVER);
     assertThat(in.get(0).sourceService()).isEqualTo("reviews.default");
-    assertThat(in.get(0).sourceInstance()).isEqualTo("reviews-v2-7bf8c9648f-4nx8k.default"); // SkyWalking: <pod>.<namespace>
+    // SkyWalking names an instance found through the Kubernetes API <pod>.<namespace>.
+    assertThat(in.get(0).sourceInstance()).isEqualTo("reviews-v2-7bf8c9648f-4nx8k.default");
     assertThat(in.get(0).destService()).isEqualTo("ratings.default");
 
     ServiceIdentity reviews = new ServiceIdentity("reviews.default", "reviews-v2-7bf8c9648f-4nx8k", Map.of());
