@@ -24,7 +24,7 @@ public record AlsConfig(
     int maxStringLength,
     Kubernetes kubernetes) {
 
-  /** Peer resolution by pod IP for proxies without Istio's metadata exchange. */
+  /** Resolution by pod IP of proxies without Istio node metadata and of peers without metadata exchange. */
   public record Kubernetes(boolean enabled, String serviceNameRule, int maxPods) {
     public static final Kubernetes DISABLED =
         new Kubernetes(false, ServiceNameRule.DEFAULT_TEMPLATE, KubernetesPeerResolver.DEFAULT_MAX_PODS);
@@ -44,7 +44,8 @@ public record AlsConfig(
       integer(P + "maxServices", 10_000, 1, 10_000_000, "services tracked for endpoint budgets"),
       integer(P + "maxStringLength", 512, 16, 65536, "longest request path accepted"),
       bool(P + "kubernetes.enabled", false,
-          "resolve peers without metadata exchange by pod IP through the Kubernetes API (needs RBAC: list/watch pods)"),
+          "find proxies without Istio node metadata and peers without metadata exchange by pod IP through the"
+              + " Kubernetes API (needs RBAC: list/watch pods); instances are then named <pod>.<namespace>"),
       string(P + "kubernetes.serviceNameRule", ServiceNameRule.DEFAULT_TEMPLATE, "how a pod found by IP is named"),
       integer(P + "kubernetes.maxPods", KubernetesPeerResolver.DEFAULT_MAX_PODS, 1, 10_000_000, "pods cached by IP"));
 

@@ -118,4 +118,62 @@ class KubernetesResolutionTest {
     assertThat(registry.get("sextant_als_entries_dropped").tag("reason", "destination_unresolved").counter().count())
         .isEqualTo(1.0);
   }
+
+  private static HTTPAccessLogEntry withLocal(HTTPAccessLogEntry e, String localIp) {
+    return e.toBuilder()
+        .setCommonProperties(e.getCommonProperties().toBuilder().setDownstreamLocalAddress(addr(localIp))).build();
+  }
+
+  @Test
+  void proxiesWithoutNodeMetadataAreFoundByTheirOwnAddress() throws Exception {
+    pod("productpage-v1-6b746f74dc-9stvs", "productpage", "10.1.0.5");
+    pod("reviews-v2-7bf8c9648f-4nx8k", "reviews", "10.1.0.7");
+    resolver = new KubernetesPeerResolver(client, ServiceNameRule.defaultRule(), registry, 1000);
+    resolver.start();
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (resolver.cachedPods() < 2 && System.currentTimeMillis() < deadline) {
+      Thread.sleep(20);
+    }
+    AccessLogConverter converter = new AccessLogConverter(new ServiceNaming(ServiceNaming.DEFAULT_LABELS, true),
+        new EndpointNamer("", 100, 100, () -> {}), resolver, 512, new AlsMetrics(registry));
+    // The node id names reviews' IP; the entry's addresses say productpage. Addresses win.
+    Proxy plain = new Proxy("sidecar~10.1.0.7~productpage-v1-6b746f74dc-9stvs.default~x", null, false);
+
+    // Client side: the application's own pod is the downstream remote address; the Service IP is local.
+    List<CallRecord> out = converter.http(
+        withLocal(entry("outbound|9080||reviews.default.svc.cluster.local", "10.1.0.5", "10.1.0.7"), "10.96.0.3"),
+        plain);
+    assertThat(out).singleElement().satisfies(r -> {
+      assertThat(r.detectPoint()).isEqualTo(DetectPoint.CLIENT);
+      assertThat(r.sourceService()).isEqualTo("productpage.default");
+      assertThat(r.sourceInstance()).isEqualTo("productpage-v1-6b746f74dc-9stvs.default");
+      assertThat(r.destInstance()).isEqualTo("reviews-v2-7bf8c9648f-4nx8k.default");
+    });
+
+    // Server side: the proxy's own pod is the downstream local address; the direct remote address wins.
+    HTTPAccessLogEntry in = withLocal(entry("inbound|9080||", "203.0.113.9", "10.1.0.5"), "10.1.0.5");
+    in = in.toBuilder().setCommonProperties(in.getCommonProperties().toBuilder()
+        .setDownstreamDirectRemoteAddress(addr("10.1.0.7"))).build();
+    assertThat(converter.http(in, plain)).singleElement().satisfies(r -> {
+      assertThat(r.detectPoint()).isEqualTo(DetectPoint.SERVER);
+      assertThat(r.sourceService()).isEqualTo("reviews.default");
+      assertThat(r.destService()).isEqualTo("productpage.default");
+    });
+
+    // Node metadata, when present, wins over the address (here an address no pod has).
+    Proxy named = new Proxy("sidecar~x", new ServiceIdentity("ratings.default", "ratings-v1-0.default", Map.of()),
+        false);
+    assertThat(converter.http(withLocal(entry("inbound|9080||", "10.1.0.7", "10.9.9.9"), "10.9.9.9"), named))
+        .singleElement().satisfies(r -> assertThat(r.destService()).isEqualTo("ratings.default"));
+
+    // No metadata and an own address that matches no pod; or no direction to pick an address by.
+    assertThat(converter.http(withLocal(entry("inbound|9080||", "10.1.0.7", "10.9.9.9"), "10.9.9.9"), plain))
+        .isEmpty();
+    assertThat(converter.http(withLocal(entry("BlackHoleCluster", "10.1.0.5", "10.1.0.7"), "10.1.0.7"), plain))
+        .isEmpty();
+    assertThat(registry.get("sextant_als_entries_dropped").tag("reason", "proxy_unresolved").counter().count())
+        .isEqualTo(1.0);
+    assertThat(registry.get("sextant_als_entries_dropped").tag("reason", "direction_unknown").counter().count())
+        .isEqualTo(1.0);
+  }
 }
