@@ -219,7 +219,7 @@ final class AccessLogConverter {
     boolean inbound = direction == Direction.INBOUND;
     if (resolver != null) {
       String local = ip(common.getDownstreamLocalAddress());
-      // Behind a proxy-protocol or XFF-trusting listener the direct address is the connection's own.
+      // The remote address may come from X-Forwarded-For or the PROXY protocol; the direct one is the socket's.
       String remote = ip(common.hasDownstreamDirectRemoteAddress()
           ? common.getDownstreamDirectRemoteAddress() : common.getDownstreamRemoteAddress());
       if (proxy.gateway() || inbound) {
@@ -235,8 +235,9 @@ final class AccessLogConverter {
       }
       if (self == null) {
         String reason = direction == null && !proxy.gateway() ? "direction_unknown" : "proxy_unresolved";
-        unattributable(reason, proxy, "proxy_unresolved".equals(reason)
-            ? "own address " + (proxy.gateway() || inbound ? local : remote) + " matches no pod" : "");
+        String own = proxy.gateway() || inbound ? local : remote;
+        unattributable(reason, proxy, !"proxy_unresolved".equals(reason) ? ""
+            : own.isEmpty() ? "no address of its own in the entry" : "own address " + own + " matches no pod");
         return null;
       }
     }
