@@ -172,12 +172,15 @@ class AlsEndToEndIT {
     TreeSet<String> names = new TreeSet<>();
     sextant.data("{ listServices(layer: \"MESH\") { name } }").get("listServices")
         .forEach(s -> names.add(s.get("name").asText()));
-    assertThat(names).containsExactly("istio-ingressgateway.istio-system", "mongodb.default", "productpage.default",
-        "reviews.default");
+    // mongodb is only named by productpage's outbound entries (its own side never reports): a topology
+    // node, not a listed service, as in SkyWalking 10.1.
+    assertThat(names).containsExactly("istio-ingressgateway.istio-system", "productpage.default", "reviews.default");
     JsonNode instances = sextant.data("{ listInstances(duration: " + duration() + ", serviceId: \""
         + EntityIds.serviceId("reviews.default", true) + "\") { name attributes { name value } } }")
         .get("listInstances");
-    assertThat(instances).hasSize(2);
+    // Only reviews-v1's sidecar sends logs here (its node reports every inbound entry); reviews-v2 is
+    // only named by productpage's outbound entries, so it is not a listed instance.
+    assertThat(instances).hasSize(1);
     assertThat(instances.get(0).get("name").asText()).isEqualTo(REVIEWS_1.name());
     assertThat(instances.get(0).get("attributes").toString()).contains("\"namespace\"", "\"default\"");
   }

@@ -89,11 +89,12 @@ abstract class MeshEndToEnd {
       assertThat(s.get("layers").toString()).isEqualTo("[\"MESH\"]");
       assertThat(s.get("normal").asBoolean()).isTrue();
     }
-    assertThat(names)
-        .containsExactly("details", "istio-ingressgateway", "mongodb", "productpage", "ratings", "reviews");
+    // The gateway only reports the client side of its calls here, so, as in SkyWalking 10.1, it is a
+    // topology node but not a listed service (ServicesListIT).
+    assertThat(names).containsExactly("details", "mongodb", "productpage", "ratings", "reviews");
     assertThat(sextant.data("{ listLayers }").get("listLayers").toString()).isEqualTo("[\"MESH\"]");
     assertThat(sextant.data("{ getAllServices(duration: " + duration() + ") { name } }").get("getAllServices"))
-        .hasSize(6);
+        .hasSize(5);
   }
 
   @Test

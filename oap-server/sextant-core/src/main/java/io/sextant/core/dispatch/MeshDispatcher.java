@@ -13,7 +13,8 @@ import io.sextant.core.dispatch.IdCache.ServiceIds;
 /**
  * SkyWalking's mesh dispatch for calls, flows and proxy samples: server-side reports feed the
  * destination's service, instance and endpoint; any report with a known source feeds the service
- * and instance relations (mesh data has no endpoint relations).
+ * and instance relations (mesh data has no endpoint relations). Only the former make listed
+ * services, instances and endpoints (see {@code io.sextant.core.topology.ListingRule}).
  */
 public final class MeshDispatcher implements Dispatcher<MeshRecord> {
   private final IdCache ids;

@@ -2,7 +2,6 @@ package io.sextant.core.topology;
 
 import io.sextant.api.model.CallProtocol;
 import io.sextant.api.model.DetectPoint;
-import io.sextant.api.model.MeshRecord;
 import io.sextant.api.model.Scope;
 import io.sextant.api.storage.Edge;
 import io.sextant.api.storage.EndpointMeta;
@@ -10,16 +9,15 @@ import io.sextant.api.storage.InstanceMeta;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.core.aggregate.EntityRef;
 import io.sextant.core.aggregate.Snapshot;
-import io.sextant.core.metric.Source;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Derives metadata (services, instances, endpoints with the minute they were seen) and topology
- * edges from the accumulators the flusher writes, so the hot path does no extra work for them. Each
- * entity and edge is queued at most once per minute. Not thread-safe: the flusher's collector
- * calls it.
+ * Derives metadata (services, instances, endpoints with the minute they were seen; which ones
+ * {@link ListingRule} decides) and topology edges from the accumulators the flusher writes, so the
+ * hot path does no extra work for them. Each entity and edge is queued at most once per minute.
+ * Not thread-safe: the flusher's collector calls it.
  */
 public final class EntityRegistry {
   private final int maxSeen;
@@ -36,26 +34,22 @@ public final class EntityRegistry {
     EntityRef e = s.entity();
     long minute = s.minuteBucket();
     String layer = e.layer().name();
-    // A relation from outside the mesh names its caller UNKNOWN: a node, never a listed service.
-    // A relation from proxy statistics (envoy_sr_*, reported client side) makes a service of the
-    // reporting side only, as SkyWalking's meter analysis does: Envoy naming an upstream cluster
-    // does not put that upstream in MESH_DP (nor below it in the hierarchy).
-    boolean sampledRelation = s.group().source() == Source.SAMPLE
-        && (e.scope() == Scope.SERVICE_RELATION || e.scope() == Scope.SERVICE_INSTANCE_RELATION);
-    boolean sourceSide = !MeshRecord.UNKNOWN_PEER.equals(e.serviceName())
-        && (!sampledRelation || reported(s, DetectPoint.CLIENT));
-    boolean destSide = !sampledRelation || reported(s, DetectPoint.SERVER);
+    // Which sides are listed is decided in one place; edges are drawn for every relation regardless.
+    boolean sourceSide = ListingRule.listsSource(s);
+    boolean destSide = ListingRule.listsDest(s);
     if (sourceSide) {
       service(out, e.serviceId(), e.serviceName(), layer, minute);
     }
     Scope edgeScope = switch (e.scope()) {
       case SERVICE -> null;
       case SERVICE_INSTANCE -> {
-        instance(out, e.childId(), e.serviceId(), e.childName(), layer, e.attributes(), minute);
+        if (sourceSide) {
+          instance(out, e.childId(), e.serviceId(), e.childName(), layer, e.attributes(), minute);
+        }
         yield null;
       }
       case ENDPOINT -> {
-        if (fresh(e.childId(), minute)) {
+        if (sourceSide && fresh(e.childId(), minute)) {
           out.endpoint(new EndpointMeta(e.childId(), e.serviceId(), e.childName(), minute, minute));
         }
         yield null;
@@ -83,10 +77,6 @@ public final class EntityRegistry {
     } else if (edgeScope == Scope.SERVICE_INSTANCE) {
       addEdges(out, edgeScope, e.childId(), e.destChildId(), s, minute);
     }
-  }
-
-  private static boolean reported(Snapshot s, DetectPoint dp) {
-    return (s.detectPoints() & (1 << dp.ordinal())) != 0;
   }
 
   private void service(EntitySink out, String id, String name, String layer, long minute) {
