@@ -5,6 +5,7 @@ import graphql.TrivialDataFetcher;
 import graphql.execution.DataFetcherResult;
 import graphql.schema.DataFetcher;
 import graphql.schema.DataFetchingEnvironment;
+import io.sextant.api.id.EntityIds;
 import io.sextant.core.query.QueryDuration;
 import io.sextant.core.query.mqe.MqeException;
 import java.util.Map;
@@ -72,6 +73,24 @@ final class Fetchers {
    */
   static boolean isEmpty(String id) {
     return id == null || id.isEmpty();
+  }
+
+  /** Whether a service id selects a service: false when empty, an error when malformed. */
+  static boolean selectsService(String id) {
+    if (isEmpty(id)) {
+      return false;
+    }
+    EntityIds.parseServiceId(id);
+    return true;
+  }
+
+  /** As {@link #selectsService} for an instance or endpoint id. */
+  static boolean selectsChild(String id) {
+    if (isEmpty(id)) {
+      return false;
+    }
+    EntityIds.parseChildId(id);
+    return true;
   }
 
   static DataFetcherResult<Object> error(DataFetchingEnvironment env, String message) {

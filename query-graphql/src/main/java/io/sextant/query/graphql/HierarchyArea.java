@@ -4,7 +4,6 @@ import static io.sextant.query.graphql.Fetchers.field;
 import static io.sextant.query.graphql.Fetchers.safe;
 
 import graphql.schema.idl.RuntimeWiring;
-import io.sextant.api.id.EntityIds;
 import io.sextant.core.query.HierarchyQueries;
 import io.sextant.core.query.HierarchyView.InstanceRelation;
 import io.sextant.core.query.HierarchyView.LayerLevel;
@@ -26,18 +25,16 @@ public record HierarchyArea(HierarchyQueries q) implements SchemaArea {
         .dataFetcher("listLayerLevels", safe(env -> q.layerLevels()))
         .dataFetcher("getServiceHierarchy", safe(env -> {
           String id = env.getArgument("serviceId");
-          if (Fetchers.isEmpty(id)) {
+          if (!Fetchers.selectsService(id)) {
             return relations(List.of());
           }
-          EntityIds.parseServiceId(id);
           return relations(q.serviceHierarchy(id, env.getArgument("layer")));
         }))
         .dataFetcher("getInstanceHierarchy", safe(env -> {
           String id = env.getArgument("instanceId");
-          if (Fetchers.isEmpty(id)) {
+          if (!Fetchers.selectsChild(id)) {
             return relations(List.of());
           }
-          EntityIds.parseChildId(id);
           return relations(q.instanceHierarchy(id, env.getArgument("layer")));
         })));
     w.type("LayerLevel", t -> t.dataFetcher("layer", field(LayerLevel::layer))

@@ -41,20 +41,18 @@ public record MetadataArea(MetadataQueries q, QueryLimits limits) implements Sch
             .map(MetadataArea::service).orElse(null)))
         .dataFetcher("getService", safe(env -> {
           String id = env.getArgument("serviceId");
-          if (Fetchers.isEmpty(id)) {
+          if (!Fetchers.selectsService(id)) {
             return null;
           }
-          EntityIds.parseServiceId(id);
           return q.service(id).map(MetadataArea::service).orElse(null);
         }))
         .dataFetcher("listInstances", safe(env -> instances(q, env.getArgument("serviceId"), env, limits)))
         .dataFetcher("getServiceInstances", safe(env -> instances(q, env.getArgument("serviceId"), env, limits)))
         .dataFetcher("getInstance", safe(env -> {
           String id = env.getArgument("instanceId");
-          if (Fetchers.isEmpty(id)) {
+          if (!Fetchers.selectsChild(id)) {
             return null;
           }
-          EntityIds.parseChildId(id);
           return q.instance(id).map(MetadataArea::instance).orElse(null);
         }))
         .dataFetcher("findEndpoint", safe(env -> endpoints(q, env.getArgument("serviceId"),
@@ -63,10 +61,9 @@ public record MetadataArea(MetadataQueries q, QueryLimits limits) implements Sch
             env.getArgument("keyword"), env.getArgument("limit"))))
         .dataFetcher("getEndpointInfo", safe(env -> {
           String id = env.getArgument("endpointId");
-          if (Fetchers.isEmpty(id)) {
+          if (!Fetchers.selectsChild(id)) {
             return null;
           }
-          EntityIds.parseChildId(id);
           return q.endpoint(id).map(e -> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("id", e.id());
@@ -98,10 +95,9 @@ public record MetadataArea(MetadataQueries q, QueryLimits limits) implements Sch
   private static List<Map<String, Object>> instances(MetadataQueries q, String serviceId,
       graphql.schema.DataFetchingEnvironment env, QueryLimits limits) {
     QueryDuration d = duration(env, limits);
-    if (Fetchers.isEmpty(serviceId)) {
+    if (!Fetchers.selectsService(serviceId)) {
       return List.of(); // as SkyWalking: a dashboard with no service selected asks with ""
     }
-    EntityIds.parseServiceId(serviceId);
     return q.instances(serviceId, d).stream().map(MetadataArea::instance).toList();
   }
 
@@ -123,10 +119,9 @@ public record MetadataArea(MetadataQueries q, QueryLimits limits) implements Sch
     if (limit == null || limit < 0) {
       throw new IllegalArgumentException("limit must be a non-negative number");
     }
-    if (Fetchers.isEmpty(serviceId)) {
+    if (!Fetchers.selectsService(serviceId)) {
       return List.of();
     }
-    EntityIds.parseServiceId(serviceId);
     List<Map<String, Object>> out = new ArrayList<>();
     for (EndpointMeta e : q.endpoints(serviceId, keyword, Math.min(limit, 10_000))) {
       out.add(Map.of("id", e.id(), "name", e.name()));

@@ -35,20 +35,20 @@ public record TopologyArea(TopologyQueries q, MetadataQueries metadata, QueryLim
         }))
         .dataFetcher("getServiceTopology", safe(env -> {
           String id = env.getArgument("serviceId");
-          checkServiceId(id);
+          Fetchers.selectsService(id); // an empty id matches nothing, as in SkyWalking
           return q.serviceTopology(duration(env, limits), id::equals);
         }))
         .dataFetcher("getServicesTopology", safe(env -> {
           List<String> ids = env.getArgument("serviceIds");
-          ids.forEach(TopologyArea::checkServiceId);
+          ids.forEach(Fetchers::selectsService);
           Set<String> wanted = new HashSet<>(ids);
           return q.serviceTopology(duration(env, limits), wanted::contains);
         }))
         .dataFetcher("getServiceInstanceTopology", safe(env -> {
           String client = env.getArgument("clientServiceId");
           String server = env.getArgument("serverServiceId");
-          checkServiceId(client);
-          checkServiceId(server);
+          Fetchers.selectsService(client);
+          Fetchers.selectsService(server);
           return q.instanceTopology(client, server, duration(env, limits));
         }))
         .dataFetcher("getEndpointDependencies", safe(env -> {
@@ -70,10 +70,4 @@ public record TopologyArea(TopologyQueries q, MetadataQueries metadata, QueryLim
         .dataFetcher("targetComponents", field(Call::targetComponents)));
   }
 
-  /** A malformed id is an error; an empty one (no service selected) matches nothing, as in SkyWalking. */
-  private static void checkServiceId(String id) {
-    if (!Fetchers.isEmpty(id)) {
-      EntityIds.parseServiceId(id);
-    }
-  }
 }
