@@ -4,16 +4,40 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.sextant.api.config.Settings;
 import io.sextant.api.receiver.RecordSink;
 import io.sextant.api.receiver.RecordWriter;
+import io.sextant.api.storage.ManagementStore;
+import io.sextant.api.storage.MetadataStore;
+import java.lang.reflect.Proxy;
 
 /**
  * What a receiver is given: its settings, the sink it pushes records to aggregate into, the writer
- * for records kept as they are (events, profiling data), and the meter registry for its
- * self-metrics. Receivers that must read state (e.g. to answer an agent's task poll) get a narrow
- * read port added here, never the storage itself.
+ * for records kept as they are (events, profiling data), the meter registry for its self-metrics,
+ * and for agents that register entities and poll for work (SkyWalking Rover) the metadata store and
+ * the management store (tasks, policies). Receivers call the stores off the network threads; the
+ * stores throw when storage is unavailable and the receiver answers the agent {@code UNAVAILABLE}.
  */
-public record ReceiverContext(Settings settings, RecordSink sink, RecordWriter records, MeterRegistry meters) {
-  /** A context without record storage ({@link RecordWriter#NONE}), for receivers that only aggregate. */
+public record ReceiverContext(Settings settings, RecordSink sink, RecordWriter records, MeterRegistry meters,
+    MetadataStore metadata, ManagementStore documents) {
+
+  /** A context without stores: record writes and store calls refuse. For receivers that only aggregate. */
   public ReceiverContext(Settings settings, RecordSink sink, MeterRegistry meters) {
     this(settings, sink, RecordWriter.NONE, meters);
+  }
+
+  /** A context with record storage but no metadata or management store (their calls refuse). */
+  public ReceiverContext(Settings settings, RecordSink sink, RecordWriter records, MeterRegistry meters) {
+    this(settings, sink, records, meters, refusing(MetadataStore.class), refusing(ManagementStore.class));
+  }
+
+  private static <T> T refusing(Class<T> port) {
+    return port.cast(Proxy.newProxyInstance(port.getClassLoader(), new Class<?>[] {port}, (proxy, method, args) -> {
+      if (method.getDeclaringClass() == Object.class) {
+        return switch (method.getName()) {
+          case "toString" -> "no " + port.getSimpleName() + " in this context";
+          case "hashCode" -> System.identityHashCode(proxy);
+          default -> proxy == args[0];
+        };
+      }
+      throw new IllegalStateException("no " + port.getSimpleName() + " in this context");
+    }));
   }
 }

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Services, instances and endpoints. Upserts merge: first seen is the minimum, last seen the
+ * Services, instances, endpoints and processes. Upserts merge: first seen is the minimum, last seen the
  * maximum, layers and attributes are unioned.
  */
 public interface MetadataStore {
@@ -27,4 +27,17 @@ public interface MetadataStore {
   List<EndpointMeta> endpoints(String serviceId, String keyword, int limit);
 
   Optional<EndpointMeta> endpoint(String endpointId);
+
+  /** Merges processes as {@link ProcessMeta} describes. */
+  default void upsertProcesses(List<ProcessMeta> processes) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " stores no processes");
+  }
+
+  default List<ProcessMeta> processes(ProcessQuery query) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " stores no processes");
+  }
+
+  default Optional<ProcessMeta> process(String processId) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " stores no processes");
+  }
 }

@@ -130,7 +130,8 @@ public final class SextantServer implements AutoCloseable {
     StorageRecordWriter records = new StorageRecordWriter(storage);
     for (ReceiverFactory factory : Plugins.RECEIVERS) {
       if (config.bool(factory.enabledKey())) {
-        Receiver receiver = factory.create(new ReceiverContext(config, aggregator, records, registry));
+        Receiver receiver = factory.create(
+            new ReceiverContext(config, aggregator, records, registry, storage.metadata(), storage.management()));
         receivers.add(receiver);
         receiver.services().forEach(grpc::addService);
       }

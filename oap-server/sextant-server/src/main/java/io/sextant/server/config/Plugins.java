@@ -2,6 +2,7 @@ package io.sextant.server.config;
 
 import io.sextant.api.plugin.ReceiverFactory;
 import io.sextant.api.plugin.StorageFactory;
+import io.sextant.receiver.ebpf.EbpfReceiverFactory;
 import io.sextant.receiver.envoy.als.AlsReceiverFactory;
 import io.sextant.receiver.envoy.metrics.EnvoyMetricsReceiverFactory;
 import io.sextant.receiver.event.EventReceiverFactory;
@@ -24,7 +25,7 @@ public final class Plugins {
   /** Receivers; each one enabled by its {@code receiver.<name>.enabled} is served, in this order. */
   public static final List<ReceiverFactory> RECEIVERS =
       List.of(new MeshReceiverFactory(), new AlsReceiverFactory(), new EnvoyMetricsReceiverFactory(),
-          new EventReceiverFactory());
+          new EventReceiverFactory(), new EbpfReceiverFactory());
 
   public static StorageFactory storage(String name) {
     return STORAGE.stream().filter(f -> f.name().equals(name)).findFirst()

@@ -1,0 +1,27 @@
+package io.sextant.receiver.ebpf;
+
+import io.sextant.api.config.ConfigKey;
+import io.sextant.api.plugin.ReceiverContext;
+import io.sextant.api.plugin.ReceiverFactory;
+import io.sextant.api.receiver.Receiver;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Makes the SkyWalking Rover receiver ({@code receiver.ebpf.*}). */
+public final class EbpfReceiverFactory implements ReceiverFactory {
+  @Override
+  public String name() {
+    return EbpfReceiver.NAME;
+  }
+
+  @Override
+  public List<ConfigKey> keys() {
+    List<ConfigKey> keys = new ArrayList<>(EbpfReceiverConfig.KEYS);
+    return List.copyOf(keys);
+  }
+
+  @Override
+  public Receiver create(ReceiverContext context) {
+    return new EbpfReceiver(context, EbpfReceiverConfig.load(context.settings()));
+  }
+}
