@@ -11,8 +11,9 @@ import java.util.Map;
  * lastPing} are minute buckets; liveness is the last ping.
  *
  * <p>Upserts merge: first seen is the minimum, last ping the maximum; the descriptive fields
- * (layer, agent, detect type, labels, properties, profiling support) are those of the report with
- * the latest ping, except that an empty value never replaces a known one.
+ * (layer, agent, detect type, labels, properties) are those of the report with the latest ping,
+ * except that an empty value never replaces a known one; profiling support goes with the properties
+ * (Rover sends them only every tenth ping).
  */
 public record ProcessMeta(
     String id,

@@ -3,6 +3,8 @@ package io.sextant.storage.memory;
 import io.sextant.api.storage.EndpointMeta;
 import io.sextant.api.storage.InstanceMeta;
 import io.sextant.api.storage.MetadataStore;
+import io.sextant.api.storage.ProcessMeta;
+import io.sextant.api.storage.ProcessQuery;
 import io.sextant.api.storage.ServiceMeta;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -12,11 +14,12 @@ import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** Services, instances and endpoints keyed by id; upserts merge seen-times, layers, attributes. */
+/** Services, instances, endpoints and processes keyed by id; upserts merge seen-times, layers, attributes. */
 final class MemoryMetadataStore implements MetadataStore {
   private final ConcurrentHashMap<String, ServiceMeta> services = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, InstanceMeta> instances = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, EndpointMeta> endpoints = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, ProcessMeta> processes = new ConcurrentHashMap<>();
 
   @Override
   public void upsertServices(List<ServiceMeta> list) {
@@ -50,11 +53,58 @@ final class MemoryMetadataStore implements MetadataStore {
     }
   }
 
+  @Override
+  public void upsertProcesses(List<ProcessMeta> list) {
+    for (ProcessMeta p : list) {
+      processes.merge(p.id(), p, MemoryMetadataStore::mergeProcess);
+    }
+  }
+
+  /** The newer report describes the process, but an empty value never replaces a known one. */
+  static ProcessMeta mergeProcess(ProcessMeta a, ProcessMeta b) {
+    ProcessMeta older = b.lastPing() < a.lastPing() ? b : a;
+    ProcessMeta newer = older == a ? b : a;
+    return new ProcessMeta(a.id(), a.serviceId(), a.instanceId(), a.name(),
+        orElse(newer.layer(), older.layer()), orElse(newer.agentId(), older.agentId()),
+        orElse(newer.detectType(), older.detectType()),
+        newer.labels().isEmpty() ? older.labels() : newer.labels(),
+        newer.properties().isEmpty() ? older.properties() : newer.properties(),
+        newer.properties().isEmpty() ? older.profilingSupported() : newer.profilingSupported(),
+        Math.min(a.firstSeen(), b.firstSeen()), Math.max(a.lastPing(), b.lastPing()));
+  }
+
+  private static String orElse(String value, String fallback) {
+    return value == null || value.isEmpty() ? fallback : value;
+  }
+
+  @Override
+  public List<ProcessMeta> processes(ProcessQuery q) {
+    List<ProcessMeta> out = new ArrayList<>();
+    for (ProcessMeta p : processes.values()) {
+      if ((q.serviceId() == null || q.serviceId().equals(p.serviceId()))
+          && (q.instanceId() == null || q.instanceId().equals(p.instanceId()))
+          && (q.agentId() == null || q.agentId().equals(p.agentId()))
+          && p.lastPing() >= q.startMinute() && p.firstSeen() <= q.endMinute()) {
+        out.add(p);
+        if (out.size() == q.limit()) {
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public Optional<ProcessMeta> process(String processId) {
+    return Optional.ofNullable(processes.get(processId));
+  }
+
   /** Forgets entities not seen since the given minute. */
   void expire(long minuteBefore) {
     services.values().removeIf(s -> s.lastSeen() < minuteBefore);
     instances.values().removeIf(i -> i.lastSeen() < minuteBefore);
     endpoints.values().removeIf(e -> e.lastSeen() < minuteBefore);
+    processes.values().removeIf(p -> p.lastPing() < minuteBefore);
   }
 
   @Override
