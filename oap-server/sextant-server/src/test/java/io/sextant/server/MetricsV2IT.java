@@ -273,7 +273,8 @@ class MetricsV2IT {
         + " longAvg metric): a heatmap needs a histogram metric, and Sextant has none");
     assertThat(error("{ readRecords(condition: {name: \"top_n_database_statement\", parentEntity: {"
         + PRODUCTPAGE + "}, topN: 10, order: DES}" + d + " { name value } }"))
-        .isEqualTo("record 'top_n_database_statement' is not one Sextant has: Sextant keeps no sampled records yet");
+        .isEqualTo("record 'top_n_database_statement' is not one Sextant has: it keeps "
+            + "[sampled_slow_trace_record, sampled_status_4xx_trace_record, sampled_status_5xx_trace_record]");
     assertThat(error("{ sortMetrics(condition: {name: \"service_relation_server_cpm\", topN: 5, order: DES}" + d
         + " { name } }")).isEqualTo("metric 'service_relation_server_cpm' is a ServiceRelation metric: sorting"
         + " accepts only Service, ServiceInstance and Endpoint metrics");

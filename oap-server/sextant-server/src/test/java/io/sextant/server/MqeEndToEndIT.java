@@ -130,8 +130,8 @@ class MqeEndToEndIT {
     assertThat(exec("top_n(service_cpm, 2, des) + service_cpm", PRODUCTPAGE).get("error").asText())
         .isEqualTo("Unsupported binary operation: Unsupported operation.");
     assertThat(exec("top_n(top_n_database_statement, 10, des)", "").get("error").asText())
-        .isEqualTo("Metric: [top_n_database_statement] is a sampled record (RECORD_LIST): "
-            + "Sextant keeps no sampled records, so it cannot answer it.");
+        .isEqualTo("Metric: [top_n_database_statement] is a sampled record (RECORD_LIST) that Sextant does not "
+            + "keep, so it cannot answer it.");
     JsonNode relabelled = exec("relabels(service_cpm, p='1', q='2')", PRODUCTPAGE);
     assertThat(relabelled.get("type").asText()).isEqualTo("TIME_SERIES_VALUES");
     assertThat(relabelled.get("error").asText())

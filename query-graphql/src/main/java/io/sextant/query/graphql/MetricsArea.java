@@ -10,6 +10,7 @@ import io.sextant.core.metric.MetricDefinition;
 import io.sextant.core.query.MetricQueries;
 import io.sextant.core.query.QueryDuration;
 import io.sextant.core.query.mqe.KeyValue;
+import io.sextant.core.query.mqe.MetricKind;
 import io.sextant.core.query.mqe.Mqe;
 import io.sextant.core.query.mqe.MqeEntity;
 import io.sextant.core.query.mqe.MqeResult;
@@ -35,8 +36,7 @@ public record MetricsArea(MetricQueries q, QueryLimits limits, Executor expressi
     w.type("Query", t -> t
         .dataFetcher("listMetrics", safe(env -> q.listMetrics(env.getArgument("regex")).stream()
             .map(MetricsArea::definition).toList()))
-        .dataFetcher("typeOfMetrics", safe(env -> q.catalog().find(env.getArgument("name"))
-            .map(d -> d.function().labelKey() == null ? "REGULAR_VALUE" : "LABELED_VALUE").orElse("UNKNOWN")))
+        .dataFetcher("typeOfMetrics", safe(env -> typeOf(env.getArgument("name"))))
         .dataFetcher("execExpression", concurrent(expressions, safe(env -> {
           QueryDuration d = duration(env, limits);
           MqeEntity entity = entity(env.getArgument("entity"));
@@ -45,6 +45,15 @@ public record MetricsArea(MetricQueries q, QueryLimits limits, Executor expressi
               bucket -> Long.toString(time.startMillis(bucket, d.step())));
           return result(r);
         }))));
+  }
+
+  private String typeOf(String name) {
+    MetricKind kind = q.kind(name);
+    return kind == null ? "UNKNOWN" : switch (kind) {
+      case REGULAR -> "REGULAR_VALUE";
+      case LABELED -> "LABELED_VALUE";
+      case SAMPLED_RECORD -> "SAMPLED_RECORD";
+    };
   }
 
   private static Map<String, Object> definition(MetricDefinition d) {
@@ -77,7 +86,7 @@ public record MetricsArea(MetricQueries q, QueryLimits limits, Executor expressi
         Map<String, Object> value = new HashMap<>();
         value.put("id", v.id());
         value.put("value", format(v.value()));
-        value.put("traceID", null);
+        value.put("traceID", v.traceId());
         values.add(value);
       }
       results.add(Map.of("metric", Map.of("labels", labels), "values", values));

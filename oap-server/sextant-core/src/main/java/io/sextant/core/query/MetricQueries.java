@@ -1,5 +1,6 @@
 package io.sextant.core.query;
 
+import io.sextant.api.ebpf.ProcessIds;
 import io.sextant.api.id.EntityIds;
 import io.sextant.api.model.Scope;
 import io.sextant.api.storage.MetricPartial;
@@ -16,6 +17,7 @@ import io.sextant.core.query.mqe.MetricKind;
 import io.sextant.core.query.mqe.MqeEntity;
 import io.sextant.core.query.mqe.MqeException;
 import io.sextant.core.query.mqe.RankedValue;
+import io.sextant.core.query.mqe.RecordValue;
 import io.sextant.core.query.mqe.Series;
 import io.sextant.core.query.mqe.SeriesSource;
 import java.util.ArrayList;
@@ -34,11 +36,19 @@ public final class MetricQueries implements SeriesSource {
   private final StorageComponent storage;
   private final MetricCatalog catalog;
   private final MetadataQueries metadata;
+  private final RecordQueries records;
 
   public MetricQueries(StorageComponent storage, MetricCatalog catalog, MetadataQueries metadata) {
+    this(storage, catalog, metadata, new RecordQueries(storage, Map.of()));
+  }
+
+  /** {@code records} answers MQE's top_n over the sampled records it keeps. */
+  public MetricQueries(StorageComponent storage, MetricCatalog catalog, MetadataQueries metadata,
+      RecordQueries records) {
     this.storage = storage;
     this.catalog = catalog;
     this.metadata = metadata;
+    this.records = records;
   }
 
   public MetricCatalog catalog() {
@@ -66,7 +76,21 @@ public final class MetricQueries implements SeriesSource {
   public MetricKind kind(String metric) {
     return catalog.find(metric)
         .map(d -> d.function().labelKey() == null ? MetricKind.REGULAR : MetricKind.LABELED)
-        .orElse(null);
+        .orElse(records.keeps(metric) ? MetricKind.SAMPLED_RECORD : null);
+  }
+
+  @Override
+  public List<RecordValue> records(String metric, int n, boolean ascending, MqeEntity entity, List<Long> buckets,
+      Step step) {
+    List<RecordValue> out = new ArrayList<>();
+    try {
+      for (SampledRecord r : records.top(metric, entity, buckets, step, n, ascending)) {
+        out.add(new RecordValue(r.name(), RecordQueries.value(r), r.refId()));
+      }
+    } catch (IllegalArgumentException e) {
+      throw new MqeException(e.getMessage());
+    }
+    return out;
   }
 
   @Override
@@ -277,9 +301,20 @@ public final class MetricQueries implements SeriesSource {
           EntityIds.instanceId(serviceId, require(e.serviceInstanceName(), "serviceInstanceName", def)),
           EntityIds.instanceId(destServiceId(e, def),
               require(e.destServiceInstanceName(), "destServiceInstanceName", def)));
-      case PROCESS, PROCESS_RELATION -> throw new MqeException("metric '" + def.name() + "' is a "
-          + def.scope().name().toLowerCase(Locale.ROOT) + " metric: process metrics are not served by Sextant yet");
+      case PROCESS -> processId(serviceId, e.serviceInstanceName(), e.processName(), "", def);
+      case PROCESS_RELATION -> ProcessIds.relationId(
+          processId(serviceId, e.serviceInstanceName(), e.processName(), "", def),
+          processId(destServiceId(e, def), e.destServiceInstanceName(), e.destProcessName(), "dest", def));
     };
+  }
+
+  /** SkyWalking's process id: of the process named so under the instance (names as the Entity input has them). */
+  private static String processId(String serviceId, String instance, String process, String side,
+      MetricDefinition def) {
+    String instanceField = side.isEmpty() ? "serviceInstanceName" : side + "ServiceInstanceName";
+    String processField = side.isEmpty() ? "processName" : side + "ProcessName";
+    return ProcessIds.processId(EntityIds.instanceId(serviceId, require(instance, instanceField, def)),
+        require(process, processField, def));
   }
 
   private static String destServiceId(MqeEntity e, MetricDefinition def) {

@@ -5,6 +5,8 @@ import io.sextant.core.management.ShippedTemplates;
 import io.sextant.core.management.UiMenu;
 import io.sextant.core.management.UiTemplates;
 import io.sextant.core.metric.MetricCatalog;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 
 /**
  * The read side, one service per schema area, each answering from storage by merging what all
@@ -15,9 +17,16 @@ public record QueryServices(MetadataQueries metadata, TopologyQueries topology, 
     EventQueries events, RecordQueries records, HierarchyQueries hierarchy, UiTemplates templates,
     UiMenu menu) {
   public static QueryServices over(StorageComponent storage, MetricCatalog catalog) {
+    return over(storage, catalog, ZoneOffset.UTC);
+  }
+
+  /** {@code zone} is the server's time zone, in which MQE's buckets are read as times (sampled records). */
+  public static QueryServices over(StorageComponent storage, MetricCatalog catalog, ZoneId zone) {
     MetadataQueries metadata = new MetadataQueries(storage);
-    return new QueryServices(metadata, new TopologyQueries(storage), new MetricQueries(storage, catalog, metadata),
-        new EventQueries(storage), RecordQueries.over(storage), new HierarchyQueries(storage),
+    RecordQueries records = RecordQueries.over(storage, zone);
+    return new QueryServices(metadata, new TopologyQueries(storage),
+        new MetricQueries(storage, catalog, metadata, records),
+        new EventQueries(storage), records, new HierarchyQueries(storage),
         new UiTemplates(storage::management, ShippedTemplates::fromClasspath), new UiMenu(metadata::layers));
   }
 }

@@ -13,7 +13,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Sampled records read back from a real (memory) record store, ranked by value; unknown names refused. */
+/**
+ * Sampled records read back from a real (memory) record store, ranked by value, id = refId as SkyWalking's; unknown
+ * names refused.
+ */
 class RecordQueriesTest {
   private static final String NAME = "top_n_database_statement";
   private static final MqeEntity DB = new MqeEntity("db", true, null, null, null, null, null, null, null, null);
@@ -31,17 +34,20 @@ class RecordQueriesTest {
     RecordQueries records = new RecordQueries(storage, Map.of(NAME, Scope.SERVICE));
 
     assertThat(records.top(NAME, DB, now - 60_000, now, 2, false)).containsExactly(
-        new SampledRecord("select 2", "b", "250", "t2"), new SampledRecord("select 3", "c", "40", null));
-    assertThat(records.top(NAME, DB, now - 60_000, now, 10, true)).extracting(SampledRecord::id)
-        .containsExactly("a", "c", "b");
-    assertThat(records.top(NAME, DB, now - 2500, now, 10, true)).extracting(SampledRecord::id)
-        .containsExactly("c", "b");
+        new SampledRecord("select 2", "t2", "250", "t2"), new SampledRecord("select 3", "", "40", ""));
+    assertThat(records.top(NAME, DB, now - 60_000, now, 10, true)).extracting(SampledRecord::name)
+        .containsExactly("select 1", "select 3", "select 2");
+    assertThat(records.top(NAME, DB, now - 2500, now, 10, true)).extracting(SampledRecord::name)
+        .containsExactly("select 3", "select 2");
     assertThatThrownBy(() -> records.top(NAME, DB, 0, now, 0, true))
         .hasMessage("topN must be between 1 and 1000, was 0");
     assertThatThrownBy(() -> records.top("top_n_cache_read_command", DB, 0, now, 5, true))
         .hasMessage("record 'top_n_cache_read_command' is not one Sextant has: it keeps [top_n_database_statement]");
-    assertThatThrownBy(() -> RecordQueries.over(storage).top(NAME, DB, 0, now, 5, true))
+    assertThatThrownBy(() -> new RecordQueries(storage, Map.of()).top(NAME, DB, 0, now, 5, true))
         .hasMessage("record 'top_n_database_statement' is not one Sextant has: Sextant keeps no sampled records yet");
+    assertThatThrownBy(() -> RecordQueries.over(storage).top(NAME, DB, 0, now, 5, true))
+        .hasMessage("record 'top_n_database_statement' is not one Sextant has: it keeps [sampled_slow_trace_record, "
+            + "sampled_status_4xx_trace_record, sampled_status_5xx_trace_record]");
   }
 
   private static StoredRecord record(String id, String owner, long time, String name, String value, String refId) {

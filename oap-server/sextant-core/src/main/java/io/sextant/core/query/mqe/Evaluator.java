@@ -102,9 +102,9 @@ final class Evaluator {
 
   private MetricKind kindOf(String metric) {
     MetricKind kind = source.kind(metric);
-    if (kind == MetricKind.SAMPLED_RECORD || kind == null && SampledRecords.isKnown(metric)) {
-      throw new MqeException("Metric: [" + metric + "] is a sampled record (RECORD_LIST): "
-          + "Sextant keeps no sampled records, so it cannot answer it.");
+    if (kind == null && SampledRecords.isKnown(metric)) {
+      throw new MqeException("Metric: [" + metric + "] is a sampled record (RECORD_LIST) that Sextant does not "
+          + "keep, so it cannot answer it.");
     }
     if (kind == null) {
       throw new MqeException("Metric: [" + metric + "] does not exist.");
@@ -113,7 +113,11 @@ final class Evaluator {
   }
 
   private Value metric(Nodes.MetricRef m, List<Long> window) {
-    boolean labeled = kindOf(m.name()) == MetricKind.LABELED;
+    MetricKind kind = kindOf(m.name());
+    if (kind == MetricKind.SAMPLED_RECORD) {
+      throw new MqeException("Metric: [" + m.name() + "] is topN record, need top_n function for query.");
+    }
+    boolean labeled = kind == MetricKind.LABELED;
     List<Series> read = source.read(m.name(), m.labels(), entity, window, step);
     List<MqeSeries> out = new ArrayList<>();
     for (Series s : read == null ? List.<Series>of() : read) {
@@ -137,8 +141,12 @@ final class Evaluator {
       throw new MqeException("TopN value must be > 0.");
     }
     String metric = t.metric().name();
-    if (kindOf(metric) == MetricKind.LABELED) {
+    MetricKind kind = kindOf(metric);
+    if (kind == MetricKind.LABELED) {
       throw new MqeException("Metric: [" + metric + "] is labeled value, does not support top_n query.");
+    }
+    if (kind == MetricKind.SAMPLED_RECORD) {
+      return records(t);
     }
     List<RankedValue> ranked = source.topN(metric, t.n(), t.ascending(), t.attributes(), entity, buckets, step);
     List<MqeValue> values = new ArrayList<>();
@@ -146,6 +154,16 @@ final class Evaluator {
       values.add(new MqeValue(r.name(), r.value()));
     }
     return new Value(ResultType.SORTED_LIST, List.of(new MqeSeries(List.of(), values)), false);
+  }
+
+  /** top_n over a sampled record: SkyWalking's RECORD_LIST, each value named by the record with its trace id. */
+  private Value records(Nodes.TopN t) {
+    List<RecordValue> records = source.records(t.metric().name(), t.n(), t.ascending(), entity, buckets, step);
+    List<MqeValue> values = new ArrayList<>();
+    for (RecordValue r : records == null ? List.<RecordValue>of() : records) {
+      values.add(new MqeValue(r.name(), r.value(), r.traceId()));
+    }
+    return new Value(ResultType.RECORD_LIST, List.of(new MqeSeries(List.of(), values)), false);
   }
 
   /**

@@ -3,8 +3,9 @@ package io.sextant.core.query.mqe;
 import java.util.Set;
 
 /**
- * SkyWalking 10.1's sampled-record metrics (RECORD_LIST results of top_n). Sextant keeps no sampled records; knowing
- * the names lets an expression over one say why it has no answer instead of calling the metric unknown.
+ * SkyWalking 10.1's sampled-record metrics (RECORD_LIST results of top_n). Those a source keeps it names itself
+ * ({@link MetricKind#SAMPLED_RECORD}); knowing the others lets an expression over one say why it has no answer
+ * instead of calling the metric unknown.
  */
 final class SampledRecords {
   private static final Set<String> NAMES = Set.of(

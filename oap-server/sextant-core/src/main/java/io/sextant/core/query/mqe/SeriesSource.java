@@ -25,4 +25,14 @@ public interface SeriesSource {
    */
   List<RankedValue> topN(String metric, int n, boolean ascending, List<AttributeFilter> attributes, MqeEntity entity,
       List<Long> buckets, Step step);
+
+  /**
+   * top_n over a sampled record ({@link MetricKind#SAMPLED_RECORD}): the {@code n} records of {@code metric} owned
+   * by {@code entity} in the buckets' time, ordered by value. A source that keeps no sampled records refuses.
+   */
+  default List<RecordValue> records(String metric, int n, boolean ascending, MqeEntity entity, List<Long> buckets,
+      Step step) {
+    throw new MqeException("Metric: [" + metric + "] is a sampled record (RECORD_LIST) that Sextant does not keep, "
+        + "so it cannot answer it.");
+  }
 }

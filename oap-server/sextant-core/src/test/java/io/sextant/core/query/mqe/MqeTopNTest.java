@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** top_n: a SORTED_LIST of entity names; Sextant has no sampled records (RECORD_LIST). */
+/** top_n: a SORTED_LIST of entity names; sampled records (RECORD_LIST) a source does not keep are refused. */
 class MqeTopNTest extends MqeTestSupport {
   @Test
   void topNRanksAndPassesItsArgumentsToTheSource() {
@@ -48,8 +48,8 @@ class MqeTopNTest extends MqeTestSupport {
 
   @Test
   void sampledRecordsAreNamedAsSuch() {
-    String why = "Metric: [top_n_database_statement] is a sampled record (RECORD_LIST): "
-        + "Sextant keeps no sampled records, so it cannot answer it.";
+    String why = "Metric: [top_n_database_statement] is a sampled record (RECORD_LIST) that Sextant does not keep, "
+        + "so it cannot answer it.";
     assertThat(eval("top_n(top_n_database_statement, 10, des)")).isEqualTo(error(why));
     assertThat(eval("top_n_database_statement")).isEqualTo(error(why));
     source.kind("my_records", MetricKind.SAMPLED_RECORD);
