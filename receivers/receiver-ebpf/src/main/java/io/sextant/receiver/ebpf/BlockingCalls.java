@@ -40,6 +40,11 @@ final class BlockingCalls implements AutoCloseable {
   /** Answers {@code response} with what {@code call} returns, or with the status its failure maps to. */
   <T> void unary(String method, StreamObserver<T> response, Callable<T> call) {
     metrics.message();
+    answer(method, response, call);
+  }
+
+  /** As {@link #unary}, for the answer of a client stream whose messages were counted as they came. */
+  <T> void answer(String method, StreamObserver<T> response, Callable<T> call) {
     try {
       pool.execute(() -> {
         T result;

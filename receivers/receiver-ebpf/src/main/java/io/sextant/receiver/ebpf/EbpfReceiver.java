@@ -35,6 +35,8 @@ public final class EbpfReceiver implements Receiver {
   @Override
   public List<ServerServiceDefinition> services() {
     List<ServerServiceDefinition> services = new ArrayList<>();
+    services.add(new SampledTraceService(context.records(), calls, metrics, config.maxStringLength(),
+        SampledTraceConfig.load(context.settings())).bindService());
     return services;
   }
 
