@@ -31,6 +31,9 @@ import org.apache.skywalking.apm.network.logging.v3.LogData;
  */
 final class SampledTraceStream implements StreamObserver<LogData> {
   static final String METHOD = "LogReportService/collect";
+  static final String OUT_OF_SCOPE = "logs other than SkyWalking Rover's network-profiling sampled traces "
+      + "(tag " + SampledTraceParser.LOG_KIND + "=" + SampledTraceParser.SAMPLED_TRACE
+      + ") are outside Sextant's scope (a service-mesh backend)";
 
   private final SampledTraceParser parser;
   private final RecordWriter records;
@@ -140,10 +143,6 @@ final class SampledTraceStream implements StreamObserver<LogData> {
     }
     return Commands.getDefaultInstance();
   }
-
-  static final String OUT_OF_SCOPE = "logs other than SkyWalking Rover's network-profiling sampled traces "
-      + "(tag " + SampledTraceParser.LOG_KIND + "=" + SampledTraceParser.SAMPLED_TRACE
-      + ") are outside Sextant's scope (a service-mesh backend)";
 
   private String ignoredNote() {
     return ignored == 0 ? "" : "; " + ignored + " other logs ignored: " + OUT_OF_SCOPE;
