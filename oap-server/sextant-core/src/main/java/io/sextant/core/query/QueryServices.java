@@ -1,10 +1,14 @@
 package io.sextant.core.query;
 
 import io.sextant.api.storage.StorageComponent;
+import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.management.ShippedTemplates;
 import io.sextant.core.management.UiMenu;
 import io.sextant.core.management.UiTemplates;
 import io.sextant.core.metric.MetricCatalog;
+import io.sextant.core.profiling.continuous.ContinuousProfilingQueries;
+import java.time.Clock;
+import java.time.ZoneOffset;
 
 /**
  * The read side, one service per schema area, each answering from storage by merging what all
@@ -13,11 +17,18 @@ import io.sextant.core.metric.MetricCatalog;
  */
 public record QueryServices(MetadataQueries metadata, TopologyQueries topology, MetricQueries metrics,
     EventQueries events, RecordQueries records, HierarchyQueries hierarchy, UiTemplates templates,
-    UiMenu menu) {
+    UiMenu menu, ContinuousProfilingQueries continuousProfiling) {
+  /** Over storage, with minute buckets in UTC (tests and tools). */
   public static QueryServices over(StorageComponent storage, MetricCatalog catalog) {
+    return over(storage, catalog, new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC()));
+  }
+
+  /** Over storage, with minute buckets in the server's zone (what receivers write). */
+  public static QueryServices over(StorageComponent storage, MetricCatalog catalog, TimeBuckets buckets) {
     MetadataQueries metadata = new MetadataQueries(storage);
     return new QueryServices(metadata, new TopologyQueries(storage), new MetricQueries(storage, catalog, metadata),
         new EventQueries(storage), RecordQueries.over(storage), new HierarchyQueries(storage),
-        new UiTemplates(storage::management, ShippedTemplates::fromClasspath), new UiMenu(metadata::layers));
+        new UiTemplates(storage::management, ShippedTemplates::fromClasspath), new UiMenu(metadata::layers),
+        new ContinuousProfilingQueries(storage::management, storage::metadata, buckets));
   }
 }
