@@ -35,6 +35,8 @@ public final class EbpfReceiver implements Receiver {
   @Override
   public List<ServerServiceDefinition> services() {
     List<ServerServiceDefinition> services = new ArrayList<>();
+    services.add(new ContinuousService(context.documents(), calls, metrics, config.maxStringLength(),
+        ContinuousConfig.load(context.settings()), System::currentTimeMillis, System::nanoTime).bindService());
     return services;
   }
 
