@@ -265,7 +265,8 @@ class ContinuousProfilingEndToEndTest {
         "process name is longer than 1024 characters");
     refused(good.toBuilder().addCauses(ContinuousProfilingCause.newBuilder()
         .setType(ContinuousProfilingTriggeredMonitorType.HTTPAvgResponseTime)
-        .setUri(ContinuousProfilingURICause.newBuilder().setThreshold(1))).build(), "bad_cause", "the uri case not set");
+        .setUri(ContinuousProfilingURICause.newBuilder().setThreshold(1))).build(), "bad_cause",
+        "the uri case not set");
 
     double before = rejected("too_many_services");
     ContinuousProfilingPolicyQuery.Builder many = ContinuousProfilingPolicyQuery.newBuilder();
