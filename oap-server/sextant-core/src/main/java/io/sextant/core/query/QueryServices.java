@@ -1,11 +1,13 @@
 package io.sextant.core.query;
 
 import io.sextant.api.storage.StorageComponent;
+import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.management.ShippedTemplates;
 import io.sextant.core.management.UiMenu;
 import io.sextant.core.management.UiTemplates;
 import io.sextant.core.metric.MetricCatalog;
-import java.time.ZoneId;
+import io.sextant.core.profiling.continuous.ContinuousProfilingQueries;
+import java.time.Clock;
 import java.time.ZoneOffset;
 
 /**
@@ -15,18 +17,20 @@ import java.time.ZoneOffset;
  */
 public record QueryServices(MetadataQueries metadata, TopologyQueries topology, MetricQueries metrics,
     EventQueries events, RecordQueries records, HierarchyQueries hierarchy, UiTemplates templates,
-    UiMenu menu) {
+    UiMenu menu, ContinuousProfilingQueries continuousProfiling) {
+  /** Over storage, with minute buckets in UTC (tests and tools). */
   public static QueryServices over(StorageComponent storage, MetricCatalog catalog) {
-    return over(storage, catalog, ZoneOffset.UTC);
+    return over(storage, catalog, new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC()));
   }
 
-  /** {@code zone} is the server's time zone, in which MQE's buckets are read as times (sampled records). */
-  public static QueryServices over(StorageComponent storage, MetricCatalog catalog, ZoneId zone) {
+  /** Over storage, with minute buckets in the server's zone (what receivers write). */
+  public static QueryServices over(StorageComponent storage, MetricCatalog catalog, TimeBuckets buckets) {
     MetadataQueries metadata = new MetadataQueries(storage);
-    RecordQueries records = RecordQueries.over(storage, zone);
+    RecordQueries records = RecordQueries.over(storage, buckets.zone());
     return new QueryServices(metadata, new TopologyQueries(storage),
-        new MetricQueries(storage, catalog, metadata, records),
-        new EventQueries(storage), records, new HierarchyQueries(storage),
-        new UiTemplates(storage::management, ShippedTemplates::fromClasspath), new UiMenu(metadata::layers));
+        new MetricQueries(storage, catalog, metadata, records), new EventQueries(storage), records,
+        new HierarchyQueries(storage),
+        new UiTemplates(storage::management, ShippedTemplates::fromClasspath), new UiMenu(metadata::layers),
+        new ContinuousProfilingQueries(storage::management, storage::metadata, buckets));
   }
 }

@@ -97,7 +97,7 @@ public final class SextantServer implements AutoCloseable {
         config.integer("core.rollupIntervalMillis"),
         config.integer("core.graceMinutes"),
         config.integer("core.maxPendingMegabytes") * 1024L * 1024), config.string("core.collectorId"), registry);
-    this.query = QueryServices.over(storage, catalog, zone);
+    this.query = QueryServices.over(storage, catalog, buckets);
   }
 
   public SextantServer start() {

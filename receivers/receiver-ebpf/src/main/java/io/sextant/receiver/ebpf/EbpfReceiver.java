@@ -37,6 +37,8 @@ public final class EbpfReceiver implements Receiver {
     List<ServerServiceDefinition> services = new ArrayList<>();
     services.add(new SampledTraceService(context.records(), calls, metrics, config.maxStringLength(),
         SampledTraceConfig.load(context.settings())).bindService());
+    services.add(new ContinuousService(context.documents(), calls, metrics, config.maxStringLength(),
+        ContinuousConfig.load(context.settings()), System::currentTimeMillis, System::nanoTime).bindService());
     return services;
   }
 

@@ -18,6 +18,7 @@ public final class EbpfReceiverFactory implements ReceiverFactory {
   public List<ConfigKey> keys() {
     List<ConfigKey> keys = new ArrayList<>(EbpfReceiverConfig.KEYS);
     keys.addAll(SampledTraceConfig.KEYS);
+    keys.addAll(ContinuousConfig.KEYS);
     return List.copyOf(keys);
   }
 
