@@ -14,12 +14,17 @@ import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -103,7 +108,8 @@ class HelmChartTest {
 
     Map<String, EnvVar> env = env(d.getSpec().getTemplate().getSpec().getContainers().get(0));
     assertThat(env.get("SEXTANT_STORAGE_SELECTOR").getValue()).isEqualTo("elasticsearch");
-    assertThat(env.get("SEXTANT_STORAGE_ELASTICSEARCH_HOSTS").getValue()).isEqualTo("elasticsearch-master.logging:9200");
+    assertThat(env.get("SEXTANT_STORAGE_ELASTICSEARCH_HOSTS").getValue())
+        .isEqualTo("elasticsearch-master.logging:9200");
     assertThat(env.get("SEXTANT_STORAGE_ELASTICSEARCH_TLS").getValue()).isEqualTo("false");
     assertThat(env.get("SEXTANT_RECEIVER_ALS_KUBERNETES_ENABLED").getValue()).isEqualTo("true");
 
@@ -201,6 +207,40 @@ class HelmChartTest {
     Helm.Result esWithoutUrl = helm.template("minimal.yaml", "storage.type=elasticsearch");
     assertThat(esWithoutUrl.exitCode()).isNotZero();
     assertThat(esWithoutUrl.stderr()).contains("storage.type=elasticsearch needs storage.elasticsearch.url");
+  }
+
+  /**
+   * helm renders NOTES.txt only on install (which needs a cluster); a copy of the chart renders the
+   * same text through tpl inside a ConfigMap, with the release's names.
+   */
+  @Test
+  void notesTellWhereToPointIstioRoverAndSwctl(@TempDir Path tmp) throws IOException {
+    Path chart = tmp.resolve("sextant");
+    try (Stream<Path> files = Files.walk(Helm.CHART)) {
+      for (Path f : files.toList()) {
+        Files.copy(f, chart.resolve(Helm.CHART.relativize(f).toString()));
+      }
+    }
+    Files.move(chart.resolve("templates/NOTES.txt"), chart.resolve("notes-under-test.txt"));
+    Files.writeString(chart.resolve("templates/notes-under-test.yaml"), """
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: notes-under-test
+        data:
+          NOTES.txt: {{ tpl (.Files.Get "notes-under-test.txt") . | quote }}
+        """);
+    String rendered = helm.run(List.of("template", "sextant", chart.toString(), "--namespace", "observability",
+        "--kube-version", Helm.KUBE_VERSION, "--show-only", "templates/notes-under-test.yaml", "-f",
+        Helm.VALUES.resolve("ha-hpa.yaml").toString())).rendered();
+    String notes = Manifests.parse(rendered).one(ConfigMap.class).getData().get("NOTES.txt");
+    String grpc = "sextant-grpc.observability.svc.cluster.local:11800";
+    assertThat(notes).contains("enableEnvoyAccessLogService: true")
+        .contains("envoyAccessLogService:\n           address: " + grpc)
+        .contains("envoyMetricsService:\n           address: " + grpc)
+        .contains("ROVER_BACKEND_ADDR=" + grpc)
+        .contains("swctl --base-url=http://sextant-http.observability.svc.cluster.local:12800/graphql")
+        .contains("https://sextant.example.com/graphql");
   }
 
   static Map<String, EnvVar> env(Container c) {
