@@ -38,7 +38,9 @@ class ValuesSchemaTest {
         expected.put(key.path(), def instanceof Integer ? "integer" : def instanceof Boolean ? "boolean" : "string");
       }
     }
-    assertThat(inSchema).isEqualTo(expected);
+    assertThat(inSchema).as("dist/helm/sextant/values.schema.json, properties.config: every Sextant key (nested"
+        + " by its dots, with the type of its default) except the chart-managed ones; a key added to Sextant"
+        + " needs its entry there").isEqualTo(expected);
     assertThat(ConfigKeys.ALL.stream().map(ConfigKey::path)).containsAll(CHART_MANAGED);
   }
 
