@@ -2,21 +2,23 @@ package io.sextant.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sextant.api.config.ConfigKey;
 import io.sextant.server.config.ConfigKeys;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
  * The chart's {@code config:} schema is Sextant's key list: every application.yml key is reachable
- * (the chart sets a few itself), with the type of its default; nothing else is accepted.
+ * (the chart sets a few itself), with the type and description of its key; nothing else is
+ * accepted. A key added to Sextant needs its entry: {@code UPDATE_HELM_SCHEMA=1} with this test
+ * rewrites the schema's {@code config} part from {@link ConfigKeys}.
  */
 class ValuesSchemaTest {
   /** Keys the chart renders from its own values (replica identity, ports, storage connection, RBAC switch). */
@@ -25,28 +27,29 @@ class ValuesSchemaTest {
       "storage.elasticsearch.password", "storage.elasticsearch.apiKey", "storage.elasticsearch.trustStorePath",
       "storage.elasticsearch.trustStorePassword", "receiver.als.kubernetes.enabled");
 
+  private static final Path SCHEMA = Helm.CHART.resolve("values.schema.json");
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   @Test
   void configSchemaHasEveryKeyTheChartDoesNotSetItself() throws IOException {
-    JsonNode schema = new ObjectMapper().readTree(Helm.CHART.resolve("values.schema.json").toFile());
-    Map<String, String> inSchema = new HashMap<>();
-    leaves(schema.path("properties").path("config"), "", inSchema);
-
-    Map<String, String> expected = new HashMap<>();
-    for (ConfigKey key : ConfigKeys.ALL) {
-      if (!CHART_MANAGED.contains(key.path())) {
-        Object def = key.defaultValue();
-        expected.put(key.path(), def instanceof Integer ? "integer" : def instanceof Boolean ? "boolean" : "string");
-      }
+    ObjectNode schema = (ObjectNode) JSON.readTree(SCHEMA.toFile());
+    ObjectNode expected = expectedConfigSchema();
+    if (System.getenv("UPDATE_HELM_SCHEMA") != null) {
+      ((ObjectNode) schema.path("properties")).set("config", expected);
+      DefaultPrettyPrinter printer = new DefaultPrettyPrinter().withObjectIndenter(
+          new DefaultIndenter("  ", "\n"));
+      Files.writeString(SCHEMA, JSON.writer(printer).writeValueAsString(schema) + "\n");
     }
-    assertThat(inSchema).as("dist/helm/sextant/values.schema.json, properties.config: every Sextant key (nested"
-        + " by its dots, with the type of its default) except the chart-managed ones; a key added to Sextant"
-        + " needs its entry there").isEqualTo(expected);
+    assertThat(schema.path("properties").path("config"))
+        .as("%s properties.config is out of date with Sextant's keys; rerun this test with UPDATE_HELM_SCHEMA=1",
+            SCHEMA)
+        .isEqualTo(expected);
     assertThat(ConfigKeys.ALL.stream().map(ConfigKey::path)).containsAll(CHART_MANAGED);
   }
 
   @Test
   void everyChartManagedKeyIsRenderedByTheDeployment() throws IOException {
-    String deployment = java.nio.file.Files.readString(Helm.CHART.resolve(Path.of("templates", "deployment.yaml")));
+    String deployment = Files.readString(Helm.CHART.resolve(Path.of("templates", "deployment.yaml")));
     for (ConfigKey key : ConfigKeys.ALL) {
       if (CHART_MANAGED.contains(key.path())) {
         assertThat(deployment).as(key.path()).contains("name: " + key.envName());
@@ -54,16 +57,37 @@ class ValuesSchemaTest {
     }
   }
 
-  private static void leaves(JsonNode node, String prefix, Map<String, String> out) {
-    assertThat(node.path("additionalProperties").asBoolean(true)).as(prefix + " refuses unknown keys").isFalse();
-    for (Iterator<Map.Entry<String, JsonNode>> it = node.path("properties").fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
-      String path = prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey();
-      if (e.getValue().path("type").asText().equals("object")) {
-        leaves(e.getValue(), path, out);
-      } else {
-        out.put(path, e.getValue().path("type").asText());
+  /** Nested as in application.yml; unknown keys refused at every level. */
+  static ObjectNode expectedConfigSchema() {
+    ObjectNode root = object();
+    root.put("description", "application.yml keys, nested as in that file (docs/configuration.md). The chart"
+        + " sets " + String.join(", ", CHART_MANAGED.stream().sorted().toList()) + " itself: use replicaCount,"
+        + " ports, storage and als instead.");
+    for (ConfigKey key : ConfigKeys.ALL) {
+      if (CHART_MANAGED.contains(key.path())) {
+        continue;
       }
+      String[] parts = key.path().split("\\.");
+      ObjectNode node = root;
+      for (int i = 0; i < parts.length - 1; i++) {
+        ObjectNode properties = (ObjectNode) node.get("properties");
+        if (!properties.has(parts[i])) {
+          properties.set(parts[i], object());
+        }
+        node = (ObjectNode) properties.get(parts[i]);
+      }
+      Object def = key.defaultValue();
+      ObjectNode leaf = JSON.createObjectNode()
+          .put("type", def instanceof Integer ? "integer" : def instanceof Boolean ? "boolean" : "string")
+          .put("description", key.description());
+      ((ObjectNode) node.get("properties")).set(parts[parts.length - 1], leaf);
     }
+    return root;
+  }
+
+  private static ObjectNode object() {
+    ObjectNode node = JSON.createObjectNode().put("type", "object").put("additionalProperties", false);
+    node.set("properties", JSON.createObjectNode());
+    return node;
   }
 }
