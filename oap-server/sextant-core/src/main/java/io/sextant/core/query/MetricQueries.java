@@ -1,5 +1,6 @@
 package io.sextant.core.query;
 
+import io.sextant.api.ebpf.ProcessIds;
 import io.sextant.api.id.EntityIds;
 import io.sextant.api.model.Scope;
 import io.sextant.api.storage.MetricPartial;
@@ -277,8 +278,18 @@ public final class MetricQueries implements SeriesSource {
           EntityIds.instanceId(serviceId, require(e.serviceInstanceName(), "serviceInstanceName", def)),
           EntityIds.instanceId(destServiceId(e, def),
               require(e.destServiceInstanceName(), "destServiceInstanceName", def)));
-      case PROCESS, PROCESS_RELATION -> throw new MqeException("metric '" + def.name() + "' is a "
-          + def.scope().name().toLowerCase(Locale.ROOT) + " metric: process metrics are not served by Sextant yet");
+      // As SkyWalking's Entity: a process is named by its service, instance and process name.
+      case PROCESS -> ProcessIds.processId(
+          EntityIds.instanceId(serviceId, require(e.serviceInstanceName(), "serviceInstanceName", def)),
+          require(e.processName(), "processName", def));
+      case PROCESS_RELATION -> ProcessIds.relationId(
+          ProcessIds.processId(
+              EntityIds.instanceId(serviceId, require(e.serviceInstanceName(), "serviceInstanceName", def)),
+              require(e.processName(), "processName", def)),
+          ProcessIds.processId(
+              EntityIds.instanceId(destServiceId(e, def),
+                  require(e.destServiceInstanceName(), "destServiceInstanceName", def)),
+              require(e.destProcessName(), "destProcessName", def)));
     };
   }
 
