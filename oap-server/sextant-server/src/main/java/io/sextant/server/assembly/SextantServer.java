@@ -89,7 +89,8 @@ public final class SextantServer implements AutoCloseable {
     MetricCatalog catalog = MetricFamilies.catalog(config.integer("core.apdexThresholdMillis"));
     // The selected backend; constructors do no I/O.
     this.storage = Plugins.storage(config.string("storage.selector")).create(config, registry);
-    this.aggregator = new Aggregator(catalog, RecordKindDispatcher.standard(config.integer("core.maxCachedIds")), buckets,
+    this.aggregator = new Aggregator(catalog,
+        RecordKindDispatcher.standard(config.integer("core.maxCachedIds")), buckets,
         new AggregatorLimits(config.integer("core.maxAccumulators"), config.integer("core.maxLateMinutes"),
             config.integer("core.maxFutureMinutes")), registry);
     this.flusher = new Flusher(aggregator, storage, buckets, new FlusherConfig(
