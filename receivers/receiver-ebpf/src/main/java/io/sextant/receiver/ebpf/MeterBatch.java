@@ -9,13 +9,13 @@ import org.apache.skywalking.apm.network.language.agent.v3.MeterData;
  * {@code collect} stream or of one {@code MeterDataCollection}; the reporting service, instance and
  * time are the last non-empty ones any message carried (Rover puts them on the first).
  */
-final class MeterBatch {
+public final class MeterBatch {
   final List<MeterData> meters = new ArrayList<>();
   String service = "";
   String instance = "";
   long timestamp;
 
-  void add(MeterData data) {
+  public void add(MeterData data) {
     meters.add(data);
     if (!data.getService().isEmpty()) {
       service = data.getService();
