@@ -28,8 +28,7 @@ final class Refusals {
       "getAllDatabases", "database monitoring is outside Sextant's scope (a service-mesh backend)",
       "listProcesses", EBPF,
       "getProcess", EBPF,
-      "estimateProcessScale", EBPF,
-      "getProcessTopology", EBPF);
+      "estimateProcessScale", EBPF);
 
   private Refusals() {}
 

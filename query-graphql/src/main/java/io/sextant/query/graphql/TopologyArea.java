@@ -10,6 +10,8 @@ import io.sextant.core.query.MetadataQueries;
 import io.sextant.core.query.TopologyQueries;
 import io.sextant.core.query.TopologyView.Call;
 import io.sextant.core.query.TopologyView.Node;
+import io.sextant.core.query.TopologyView.ProcessNode;
+import io.sextant.core.query.TopologyView.ProcessTopology;
 import io.sextant.core.query.TopologyView.Topology;
 import java.util.HashSet;
 import java.util.List;
@@ -18,7 +20,7 @@ import java.util.Set;
 
 /**
  * topology.graphqls. Mesh data has no endpoint relations (as in SkyWalking), so endpoint
- * dependencies are empty; process topology comes with the eBPF receivers.
+ * dependencies are empty; process topology is drawn from Rover's network-profiling meters.
  */
 public record TopologyArea(TopologyQueries q, MetadataQueries metadata, QueryLimits limits) implements SchemaArea {
   @Override
@@ -56,6 +58,15 @@ public record TopologyArea(TopologyQueries q, MetadataQueries metadata, QueryLim
           duration(env, limits);
           return Map.of("nodes", List.of(), "calls", List.<Call>of());
         }))
+        .dataFetcher("getProcessTopology", safe(env -> {
+          String instanceId = env.getArgument("serviceInstanceId");
+          if (instanceId == null || instanceId.isEmpty()) {
+            duration(env, limits);
+            return new ProcessTopology(List.of(), List.of()); // no instance selected, as SkyWalking
+          }
+          EntityIds.parseChildId(instanceId);
+          return q.processTopology(instanceId, duration(env, limits));
+        }))
         .dataFetcher("getEndpointTopology", safe(env -> {
           EntityIds.parseChildId(env.getArgument("endpointId"));
           duration(env, limits);
@@ -64,6 +75,14 @@ public record TopologyArea(TopologyQueries q, MetadataQueries metadata, QueryLim
     w.type("Node", t -> t.dataFetcher("id", field(Node::id)).dataFetcher("name", field(Node::name))
         .dataFetcher("type", field(Node::type)).dataFetcher("isReal", field(Node::isReal))
         .dataFetcher("layers", field(Node::layers)));
+    w.type("ProcessTopology", t -> t.dataFetcher("nodes", field(ProcessTopology::nodes))
+        .dataFetcher("calls", field(ProcessTopology::calls)));
+    w.type("ProcessNode", t -> t.dataFetcher("id", field(ProcessNode::id))
+        .dataFetcher("serviceId", field(ProcessNode::serviceId))
+        .dataFetcher("serviceName", field(ProcessNode::serviceName))
+        .dataFetcher("serviceInstanceId", field(ProcessNode::serviceInstanceId))
+        .dataFetcher("serviceInstanceName", field(ProcessNode::serviceInstanceName))
+        .dataFetcher("name", field(ProcessNode::name)).dataFetcher("isReal", field(ProcessNode::isReal)));
     w.type("Call", t -> t.dataFetcher("id", field(Call::id)).dataFetcher("source", field(Call::source))
         .dataFetcher("target", field(Call::target)).dataFetcher("detectPoints", field(Call::detectPoints))
         .dataFetcher("sourceComponents", field(Call::sourceComponents))

@@ -3,7 +3,7 @@ package io.sextant.api.model;
 import java.util.Map;
 
 /** What every normalised record (L7 call or L4 flow) says about who talked to whom, and when. */
-public sealed interface MeshRecord permits CallRecord, FlowRecord, SampleRecord {
+public sealed interface MeshRecord permits CallRecord, FlowRecord, SampleRecord, ProcessSampleRecord {
   /**
    * The caller SkyWalking names for traffic entering the mesh from outside (a gateway whose caller
    * is not a known workload): a relation's source, never a service of its own.

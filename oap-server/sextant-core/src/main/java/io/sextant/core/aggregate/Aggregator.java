@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.FlowRecord;
 import io.sextant.api.model.MeshRecord;
+import io.sextant.api.model.ProcessSampleRecord;
 import io.sextant.api.model.SampleRecord;
 import io.sextant.api.model.Scope;
 import io.sextant.api.receiver.Admission;
@@ -41,6 +42,7 @@ public final class Aggregator implements RecordSink {
   private final Counter acceptedCalls;
   private final Counter acceptedFlows;
   private final Counter acceptedSamples;
+  private final Counter acceptedProcessSamples;
   private final Counter rejectedOverloaded;
   private final Counter rejectedTimeRange;
   private volatile Slot lastSlot = new Slot(Long.MIN_VALUE, 0);
@@ -54,6 +56,8 @@ public final class Aggregator implements RecordSink {
     this.acceptedCalls = Counter.builder("sextant_records_accepted").tag("kind", "call").register(registry);
     this.acceptedFlows = Counter.builder("sextant_records_accepted").tag("kind", "flow").register(registry);
     this.acceptedSamples = Counter.builder("sextant_records_accepted").tag("kind", "sample").register(registry);
+    this.acceptedProcessSamples =
+        Counter.builder("sextant_records_accepted").tag("kind", "process_sample").register(registry);
     this.rejectedOverloaded =
         Counter.builder("sextant_records_rejected").tag("reason", "overloaded").register(registry);
     this.rejectedTimeRange =
@@ -69,6 +73,11 @@ public final class Aggregator implements RecordSink {
   @Override
   public Admission offerSample(SampleRecord sample) {
     return counted(offer(sample, Source.SAMPLE), acceptedSamples);
+  }
+
+  @Override
+  public Admission offerProcessSample(ProcessSampleRecord sample) {
+    return counted(offer(sample, Source.PROCESS_SAMPLE), acceptedProcessSamples);
   }
 
   @Override

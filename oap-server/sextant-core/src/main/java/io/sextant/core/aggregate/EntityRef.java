@@ -58,6 +58,26 @@ public record EntityRef(
         dest.serviceName(), dest.instanceId(), dest.instanceName(), dest.attributes());
   }
 
+  /** A process (its id in {@code childId}) under the instance that reported it. */
+  public static EntityRef process(String id, Layer layer, String serviceId, String serviceName, String processId) {
+    return new EntityRef(Scope.PROCESS, id, layer, serviceId, serviceName, processId, null, Map.of(), null, null,
+        null, null, Map.of());
+  }
+
+  /**
+   * A process relation from {@code clientProcessId} ({@code childId}) to {@code serverProcessId}
+   * ({@code destChildId}), reported by an instance of {@code serviceId}; the connection's component
+   * is the attribute {@code component}.
+   */
+  public static EntityRef processRelation(String id, Layer layer, String serviceId, String serviceName,
+      String clientProcessId, String serverProcessId, String component) {
+    return new EntityRef(Scope.PROCESS_RELATION, id, layer, serviceId, serviceName, clientProcessId, null,
+        Map.of(COMPONENT, component), null, null, serverProcessId, null, Map.of());
+  }
+
+  /** The attribute of a process relation naming its component. */
+  public static final String COMPONENT = "component";
+
   /** One end of an instance relation. */
   public record Side(String serviceId, String serviceName, String instanceId, String instanceName,
       Map<String, String> attributes) {}

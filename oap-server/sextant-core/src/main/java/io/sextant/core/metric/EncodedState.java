@@ -7,6 +7,9 @@ package io.sextant.core.metric;
 public record EncodedState(long a, long b, long c, byte[] sketch) {
 
   public static EncodedState of(MetricState s) {
+    if (s.buckets != null && !s.buckets.isEmpty()) {
+      return new EncodedState(s.a, s.b, s.c, s.buckets.encode());
+    }
     boolean hasSketch = s.sketch != null && !s.sketch.isEmpty();
     return new EncodedState(s.a, s.b, s.c, hasSketch ? Sketches.encode(s.sketch) : null);
   }
@@ -25,7 +28,11 @@ public record EncodedState(long a, long b, long c, byte[] sketch) {
     s.a = a;
     s.b = b;
     s.c = c;
-    s.sketch = sketch == null ? null : Sketches.decode(sketch);
+    if (sketch != null && BucketCounts.isEncoded(sketch)) {
+      s.buckets = BucketCounts.decode(sketch);
+    } else {
+      s.sketch = sketch == null ? null : Sketches.decode(sketch);
+    }
     return s;
   }
 

@@ -244,4 +244,65 @@ public final class Functions {
       }
     };
   }
+
+  /** SkyWalking's {@code SUM_PER_MIN}: the total divided by the bucket's minutes. State: a = sum, b = count. */
+  public static AggregateFunction sumPerMin(ToLongFunction<MeshRecord> field) {
+    return new SumAndCount(field, "sumPerMin") {
+      @Override
+      public Long value(MetricState s, Step step, int label) {
+        return s.b == 0 ? null : s.a / step.minutes();
+      }
+    };
+  }
+
+  /**
+   * SkyWalking's {@code histogram_percentile(ranks)} over bucket counts summed over the bucket of
+   * time ({@code downsampling(SUM)}), labelled {@code p} with the ranks. {@code bucket} gives a
+   * record's histogram bucket, {@code count} its count. State: bucket counts.
+   */
+  public static AggregateFunction histogramPercentile(List<Integer> ranks, ToLongFunction<MeshRecord> bucket,
+      ToLongFunction<MeshRecord> count) {
+    List<String> labels = ranks.stream().map(String::valueOf).toList();
+    int[] rankArray = ranks.stream().mapToInt(Integer::intValue).toArray();
+    return new AggregateFunction() {
+      @Override
+      public void add(MetricState s, MeshRecord r) {
+        if (s.buckets == null) {
+          s.buckets = new BucketCounts();
+        }
+        s.buckets.add(bucket.applyAsLong(r), count.applyAsLong(r));
+      }
+
+      @Override
+      public void merge(MetricState into, MetricState from) {
+        if (from.buckets == null) {
+          return;
+        }
+        if (into.buckets == null) {
+          into.buckets = new BucketCounts();
+        }
+        into.buckets.merge(from.buckets);
+      }
+
+      @Override
+      public Long value(MetricState s, Step step, int label) {
+        return s.buckets == null || s.buckets.isEmpty() ? null : s.buckets.percentile(rankArray[label]);
+      }
+
+      @Override
+      public String labelKey() {
+        return "p";
+      }
+
+      @Override
+      public List<String> labelValues() {
+        return labels;
+      }
+
+      @Override
+      public String name() {
+        return "histogramPercentile";
+      }
+    };
+  }
 }

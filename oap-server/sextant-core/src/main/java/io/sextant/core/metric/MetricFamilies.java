@@ -10,7 +10,7 @@ public final class MetricFamilies {
   private MetricFamilies() {}
 
   public static List<MetricTable> all(long apdexThresholdMillis) {
-    return List.of(new MeshMetricTable(apdexThresholdMillis), new EnvoyMetricTable());
+    return List.of(new MeshMetricTable(apdexThresholdMillis), new EnvoyMetricTable(), new ProcessMetricTable());
   }
 
   public static MetricCatalog catalog(long apdexThresholdMillis) {

@@ -1,6 +1,7 @@
 package io.sextant.core.metric;
 
 import io.sextant.api.model.MeshRecord;
+import io.sextant.api.model.ProcessSampleRecord;
 import io.sextant.api.model.SampleRecord;
 import io.sextant.api.model.Scope;
 import java.util.HashMap;
@@ -64,8 +65,10 @@ public final class MetricGroup {
    * value of one named metric and feeds only that one (looked up, not tested row by row).
    */
   public void add(MetricState[] states, MeshRecord record) {
-    if (record instanceof SampleRecord sample) {
-      Integer i = indexByName.get(sample.metric());
+    String named = record instanceof SampleRecord sample ? sample.metric()
+        : record instanceof ProcessSampleRecord processSample ? processSample.metric() : null;
+    if (named != null) {
+      Integer i = indexByName.get(named);
       if (i != null && sides[i].matches(record.detectPoint())) {
         functions[i].add(states[i], record);
       }

@@ -12,4 +12,6 @@ public final class MetricState {
   public long b;
   public long c;
   public DDSketch sketch;
+  /** Histogram bucket counts (SkyWalking's bucket percentiles); null for other functions. */
+  public BucketCounts buckets;
 }

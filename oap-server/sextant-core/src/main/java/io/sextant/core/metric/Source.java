@@ -7,5 +7,7 @@ public enum Source {
   /** L4 flows ({@link io.sextant.api.model.FlowRecord}). */
   FLOW,
   /** Proxy statistics ({@link io.sextant.api.model.SampleRecord}). */
-  SAMPLE
+  SAMPLE,
+  /** SkyWalking Rover's meters ({@link io.sextant.api.model.ProcessSampleRecord}). */
+  PROCESS_SAMPLE
 }

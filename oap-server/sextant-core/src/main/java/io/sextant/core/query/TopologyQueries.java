@@ -1,19 +1,25 @@
 package io.sextant.core.query;
 
 import io.sextant.api.id.EntityIds;
+import io.sextant.api.model.DetectPoint;
 import io.sextant.api.model.Scope;
 import io.sextant.api.storage.Edge;
+import io.sextant.api.storage.ProcessMeta;
+import io.sextant.api.storage.ProcessQuery;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.storage.StorageComponent;
 import io.sextant.core.query.TopologyView.Call;
 import io.sextant.core.query.TopologyView.InstanceNode;
 import io.sextant.core.query.TopologyView.InstanceTopology;
 import io.sextant.core.query.TopologyView.Node;
+import io.sextant.core.query.TopologyView.ProcessNode;
+import io.sextant.core.query.TopologyView.ProcessTopology;
 import io.sextant.core.query.TopologyView.Topology;
 import io.sextant.core.topology.Components;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -91,6 +97,48 @@ public final class TopologyQueries {
     EntityIds.ServiceIdParts service = EntityIds.parseServiceId(parts.serviceId());
     return new InstanceNode(instanceId, parts.name(), parts.serviceId(), service.name(), null, service.normal());
   }
+
+  /** Processes of one instance read to draw its process topology; an instance has a handful. */
+  static final int MAX_PROCESSES_PER_INSTANCE = 10_000;
+
+  /**
+   * SkyWalking's process topology of an instance: the process relations its Rover reported in the
+   * duration (a client-side edge whose client process, or a server-side edge whose server process,
+   * belongs to the instance: Rover reports a relation from its local process's side), with every
+   * process they connect that the metadata knows (virtual ones are not real).
+   */
+  public ProcessTopology processTopology(String instanceId, QueryDuration d) {
+    Set<String> own = new HashSet<>();
+    storage.metadata().processes(new ProcessQuery(null, instanceId, null, 0, Long.MAX_VALUE,
+        MAX_PROCESSES_PER_INSTANCE)).forEach(p -> own.add(p.id()));
+    Map<String, CallBuilder> calls = new TreeMap<>();
+    Set<String> ids = new LinkedHashSet<>();
+    if (!own.isEmpty()) {
+      for (Edge e : storage.topology().read(Scope.PROCESS, d.startMinute(), d.endMinute())) {
+        String local = e.detectPoint() == DetectPoint.SERVER ? e.destId() : e.sourceId();
+        if (!own.contains(local)) {
+          continue;
+        }
+        calls.computeIfAbsent(e.relationId(), k -> new CallBuilder(e)).add(e);
+        ids.add(e.sourceId());
+        ids.add(e.destId());
+      }
+    }
+    List<ProcessNode> nodes = new ArrayList<>();
+    for (String id : ids) {
+      storage.metadata().process(id).ifPresent(p -> nodes.add(processNode(p)));
+    }
+    nodes.sort(Comparator.comparing(ProcessNode::name).thenComparing(ProcessNode::id));
+    return new ProcessTopology(nodes, calls.values().stream().map(CallBuilder::build).toList());
+  }
+
+  private static ProcessNode processNode(ProcessMeta p) {
+    return new ProcessNode(p.id(), p.serviceId(), EntityIds.parseServiceId(p.serviceId()).name(), p.instanceId(),
+        EntityIds.parseChildId(p.instanceId()).name(), p.name(), !VIRTUAL.equals(p.detectType()));
+  }
+
+  /** SkyWalking's detect type of the processes standing for peers Rover could not attribute. */
+  public static final String VIRTUAL = "VIRTUAL";
 
   private static final class CallBuilder {
     private final Edge first;

@@ -22,4 +22,10 @@ public final class TopologyView {
   public record Topology(List<Node> nodes, List<Call> calls) {}
 
   public record InstanceTopology(List<InstanceNode> nodes, List<Call> calls) {}
+
+  /** A process of {@code getProcessTopology}; {@code isReal} is false for virtual processes. */
+  public record ProcessNode(String id, String serviceId, String serviceName, String serviceInstanceId,
+      String serviceInstanceName, String name, boolean isReal) {}
+
+  public record ProcessTopology(List<ProcessNode> nodes, List<Call> calls) {}
 }

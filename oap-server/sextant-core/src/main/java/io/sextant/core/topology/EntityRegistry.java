@@ -33,6 +33,10 @@ public final class EntityRegistry {
   public void describe(Snapshot s, EntitySink out) {
     EntityRef e = s.entity();
     long minute = s.minuteBucket();
+    if (e.scope() == Scope.PROCESS || e.scope() == Scope.PROCESS_RELATION) {
+      describeProcess(s, out);
+      return;
+    }
     String layer = e.layer().name();
     // Which sides are listed is decided in one place; edges are drawn for every relation regardless.
     boolean sourceSide = ListingRule.listsSource(s);
@@ -70,12 +74,30 @@ public final class EntityRegistry {
         }
         yield Scope.SERVICE_INSTANCE;
       }
-      case PROCESS, PROCESS_RELATION -> throw new IllegalArgumentException("no metadata is derived for " + e.scope());
+      case PROCESS, PROCESS_RELATION -> null; // handled above
     };
     if (edgeScope == Scope.SERVICE) {
       addEdges(out, edgeScope, e.serviceId(), e.destServiceId(), s, minute);
     } else if (edgeScope == Scope.SERVICE_INSTANCE) {
       addEdges(out, edgeScope, e.childId(), e.destChildId(), s, minute);
+    }
+  }
+
+  /**
+   * Process relations are edges between processes, one per reporting side, with the connection's
+   * component. No metadata: Rover reports its processes, and the eBPF receiver writes the virtual
+   * ones it names, because a process is not derived from metrics.
+   */
+  private void describeProcess(Snapshot s, EntitySink out) {
+    EntityRef e = s.entity();
+    if (e.scope() != Scope.PROCESS_RELATION) {
+      return;
+    }
+    String component = e.attributes().getOrDefault(EntityRef.COMPONENT, Components.UNKNOWN);
+    for (DetectPoint dp : DetectPoint.values()) {
+      if ((s.detectPoints() & (1 << dp.ordinal())) != 0) {
+        addEdge(out, new Edge(Scope.PROCESS, e.childId(), e.destChildId(), dp, component), s.minuteBucket());
+      }
     }
   }
 
@@ -123,7 +145,7 @@ public final class EntityRegistry {
   private static String component(Snapshot s) {
     return switch (s.group().source()) {
       case FLOW -> CallProtocol.TCP.componentName();
-      case SAMPLE -> Components.UNKNOWN; // proxy statistics say nothing of the protocol
+      case SAMPLE, PROCESS_SAMPLE -> Components.UNKNOWN; // proxy statistics say nothing of the protocol
       case CALL -> {
         for (CallProtocol p : CallProtocol.values()) {
           if ((s.protocols() & (1 << p.ordinal())) != 0) {

@@ -23,7 +23,7 @@ import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.Aggregator;
 import io.sextant.core.aggregate.AggregatorLimits;
-import io.sextant.core.dispatch.MeshDispatcher;
+import io.sextant.core.dispatch.RecordKindDispatcher;
 import io.sextant.core.flush.Flusher;
 import io.sextant.core.flush.FlusherConfig;
 import io.sextant.core.metric.MetricCatalog;
@@ -89,7 +89,8 @@ public final class SextantServer implements AutoCloseable {
     MetricCatalog catalog = MetricFamilies.catalog(config.integer("core.apdexThresholdMillis"));
     // The selected backend; constructors do no I/O.
     this.storage = Plugins.storage(config.string("storage.selector")).create(config, registry);
-    this.aggregator = new Aggregator(catalog, new MeshDispatcher(config.integer("core.maxCachedIds")), buckets,
+    this.aggregator = new Aggregator(catalog,
+        RecordKindDispatcher.standard(config.integer("core.maxCachedIds")), buckets,
         new AggregatorLimits(config.integer("core.maxAccumulators"), config.integer("core.maxLateMinutes"),
             config.integer("core.maxFutureMinutes")), registry);
     this.flusher = new Flusher(aggregator, storage, buckets, new FlusherConfig(

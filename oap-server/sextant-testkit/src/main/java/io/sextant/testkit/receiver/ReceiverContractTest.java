@@ -81,6 +81,11 @@ public abstract class ReceiverContractTest<M> {
     return true;
   }
 
+  /** The address of the receiver's server, for a subclass's own tests. */
+  protected final String uri() {
+    return uri;
+  }
+
   /** Values replacing the factory's defaults. */
   protected Map<String, String> settings() {
     return Map.of();

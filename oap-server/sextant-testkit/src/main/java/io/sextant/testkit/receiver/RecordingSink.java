@@ -3,6 +3,7 @@ package io.sextant.testkit.receiver;
 import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.FlowRecord;
 import io.sextant.api.model.MeshRecord;
+import io.sextant.api.model.ProcessSampleRecord;
 import io.sextant.api.model.SampleRecord;
 import io.sextant.api.receiver.Admission;
 import io.sextant.api.receiver.RecordSink;
@@ -54,6 +55,11 @@ public final class RecordingSink implements RecordSink {
 
   @Override
   public Admission offerSample(SampleRecord sample) {
+    return offer(sample);
+  }
+
+  @Override
+  public Admission offerProcessSample(ProcessSampleRecord sample) {
     return offer(sample);
   }
 

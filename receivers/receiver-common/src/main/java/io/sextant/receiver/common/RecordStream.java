@@ -4,6 +4,7 @@ import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.FlowRecord;
+import io.sextant.api.model.ProcessSampleRecord;
 import io.sextant.api.model.SampleRecord;
 import io.sextant.api.receiver.Admission;
 import io.sextant.api.receiver.RecordSink;
@@ -105,6 +106,17 @@ public abstract class RecordStream<M, R> implements StreamObserver<M> {
     return admit(sink.offerSample(sample));
   }
 
+  /** As {@link #offerCall}. */
+  protected final boolean offerProcessSample(ProcessSampleRecord sample) {
+    return admit(sink.offerProcessSample(sample));
+  }
+
+  /**
+   * Called once when the client ends the stream, before the answer, for receivers that handle a
+   * whole stream as one batch (SkyWalking's meter {@code collect}); it may offer and reject.
+   */
+  protected void completing() {}
+
   /**
    * Counts {@code count} records as rejected for {@code reason}; the first problem of the stream
    * is named in its final status. The stream goes on.
@@ -150,6 +162,14 @@ public abstract class RecordStream<M, R> implements StreamObserver<M> {
   public final void onCompleted() {
     if (done) {
       return;
+    }
+    try {
+      completing();
+    } finally {
+      countAccepted();
+    }
+    if (done) {
+      return; // the sink was full: the stream has been answered
     }
     done = true;
     if (rejected > 0 && completion == Completion.REPORT_REJECTIONS) {

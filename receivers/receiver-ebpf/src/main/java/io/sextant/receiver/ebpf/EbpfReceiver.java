@@ -3,7 +3,10 @@ package io.sextant.receiver.ebpf;
 import io.grpc.ServerServiceDefinition;
 import io.sextant.api.plugin.ReceiverContext;
 import io.sextant.api.receiver.Receiver;
+import io.sextant.api.time.TimeBuckets;
 import io.sextant.receiver.common.ReceiverMetrics;
+import java.time.Clock;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,12 +22,20 @@ public final class EbpfReceiver implements Receiver {
   private final EbpfReceiverConfig config;
   private final ReceiverMetrics metrics;
   private final BlockingCalls calls;
+  private final VirtualProcesses virtualProcesses;
+  private final RoverMeterService meters;
 
   EbpfReceiver(ReceiverContext context, EbpfReceiverConfig config) {
     this.context = context;
     this.config = config;
     this.metrics = ReceiverMetrics.forReceiver(NAME, context.meters());
     this.calls = new BlockingCalls(config.callThreads(), config.maxQueuedCalls(), metrics);
+    RoverMeterConfig meterConfig = RoverMeterConfig.load(context.settings());
+    TimeBuckets buckets = new TimeBuckets(serverZone(context), Clock.systemUTC());
+    this.virtualProcesses = new VirtualProcesses(context.metadata(), buckets,
+        meterConfig.maxVirtualProcessesCached(), context.meters());
+    this.meters = new RoverMeterService(context.sink(), metrics, config.maxStringLength(), meterConfig,
+        virtualProcesses, buckets);
   }
 
   @Override
@@ -39,14 +50,35 @@ public final class EbpfReceiver implements Receiver {
         SampledTraceConfig.load(context.settings())).bindService());
     services.add(new ContinuousService(context.documents(), calls, metrics, config.maxStringLength(),
         ContinuousConfig.load(context.settings()), System::currentTimeMillis, System::nanoTime).bindService());
+    services.addAll(meters.services());
     return services;
   }
 
   @Override
-  public void start() {}
+  public void start() {
+    virtualProcesses.start();
+  }
 
   @Override
   public void close() {
     calls.close();
+    virtualProcesses.close();
+  }
+
+  /**
+   * The server's time zone ({@code core.timezone}), in which process seen-times are minute buckets;
+   * the system zone where the settings lack it (a receiver test's own settings).
+   */
+  private static ZoneId serverZone(ReceiverContext context) {
+    try {
+      return ZoneId.of(context.settings().string("core.timezone"));
+    } catch (RuntimeException e) {
+      return ZoneId.systemDefault();
+    }
+  }
+
+  /** Waits until the virtual processes queued so far are written (tests). */
+  void awaitVirtualProcesses() throws InterruptedException {
+    virtualProcesses.flush();
   }
 }

@@ -19,6 +19,7 @@ public final class EbpfReceiverFactory implements ReceiverFactory {
     List<ConfigKey> keys = new ArrayList<>(EbpfReceiverConfig.KEYS);
     keys.addAll(SampledTraceConfig.KEYS);
     keys.addAll(ContinuousConfig.KEYS);
+    keys.addAll(RoverMeterConfig.KEYS);
     return List.copyOf(keys);
   }
 
