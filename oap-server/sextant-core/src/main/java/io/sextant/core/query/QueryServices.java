@@ -5,6 +5,8 @@ import io.sextant.core.management.ShippedTemplates;
 import io.sextant.core.management.UiMenu;
 import io.sextant.core.management.UiTemplates;
 import io.sextant.core.metric.MetricCatalog;
+import io.sextant.core.profiling.ProfilingServices;
+import java.time.Clock;
 
 /**
  * The read side, one service per schema area, each answering from storage by merging what all
@@ -13,11 +15,12 @@ import io.sextant.core.metric.MetricCatalog;
  */
 public record QueryServices(MetadataQueries metadata, TopologyQueries topology, MetricQueries metrics,
     EventQueries events, RecordQueries records, HierarchyQueries hierarchy, UiTemplates templates,
-    UiMenu menu) {
+    UiMenu menu, ProfilingServices profiling) {
   public static QueryServices over(StorageComponent storage, MetricCatalog catalog) {
     MetadataQueries metadata = new MetadataQueries(storage);
     return new QueryServices(metadata, new TopologyQueries(storage), new MetricQueries(storage, catalog, metadata),
         new EventQueries(storage), RecordQueries.over(storage), new HierarchyQueries(storage),
-        new UiTemplates(storage::management, ShippedTemplates::fromClasspath), new UiMenu(metadata::layers));
+        new UiTemplates(storage::management, ShippedTemplates::fromClasspath), new UiMenu(metadata::layers),
+        ProfilingServices.over(storage, Clock.systemDefaultZone()));
   }
 }
