@@ -35,6 +35,7 @@ public final class EbpfReceiver implements Receiver {
   @Override
   public List<ServerServiceDefinition> services() {
     List<ServerServiceDefinition> services = new ArrayList<>();
+    services.add(new ProfilingService(context, ProfilingConfig.load(context.settings()), metrics, calls).bindService());
     return services;
   }
 
