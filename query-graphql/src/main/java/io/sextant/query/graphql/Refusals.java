@@ -19,7 +19,6 @@ final class Refusals {
       "ondemand-pod-log", "logs are outside Sextant's scope (a service-mesh backend)",
       "browser-log", BROWSER,
       "alarm", ALARMS,
-      "ebpf-profiling", EBPF,
       "continuous-profiling", EBPF);
 
   private static final Map<String, String> BY_OPERATION = Map.of(

@@ -4,6 +4,8 @@ import io.sextant.api.ebpf.StackBatches;
 import io.sextant.api.storage.RecordQuery;
 import io.sextant.api.storage.RecordStore;
 import io.sextant.api.storage.StoredRecord;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -14,6 +16,7 @@ import java.util.function.Supplier;
  * time ranges (inclusive; a range whose start is not before its end selects nothing, as in
  * SkyWalking), each record counted once however many ranges hold it, folded into flame-graph trees.
  * At most {@code maxRecords} records are read (newest first); past that the answer says so in its tip.
+ * Records are folded oldest first, so sibling frames are ordered as first sent.
  */
 public final class ProfilingAnalysis {
   /** Default bound on stack records read by one analysis (each holds up to a batch of samples). */
@@ -37,6 +40,7 @@ public final class ProfilingAnalysis {
       return new FlameGraph(null, List.of());
     }
     Set<String> seen = new HashSet<>();
+    List<StoredRecord> all = new ArrayList<>();
     boolean truncated = false;
     for (TimeRange r : ranges) {
       if (r.start() >= r.end()) {
@@ -54,9 +58,14 @@ public final class ProfilingAnalysis {
       }
       for (StoredRecord rec : found) {
         if (seen.add(rec.id())) {
-          builder.add(StackBatches.decode(rec.body()));
+          all.add(rec);
         }
       }
+    }
+    // Oldest first, so siblings come in the order Rover first sent them, whatever order storage answers in.
+    all.sort(Comparator.comparingLong(StoredRecord::timeMillis).thenComparing(StoredRecord::id));
+    for (StoredRecord rec : all) {
+      builder.add(StackBatches.decode(rec.body()));
     }
     String tip = truncated
         ? "Out of analysis limit: only the newest " + maxRecords + " stack records were analyzed, narrow the time range"
