@@ -262,6 +262,45 @@ class ProfilingEndToEndTest extends ProfilingEndToEnd {
     assertThat(rejected("too_many_symbols")).isEqualTo(deep + 1);
   }
 
+  @Test
+  void continuousProfilingTasksListWithTheirCausesRenderedAsSkyWalkingDoes() throws Exception {
+    String svc = service("continuous");
+    ProcessMeta p = proc(svc, "pod-c", "java", "rover-c-" + run);
+    seed(sextant, p);
+    long now = System.currentTimeMillis();
+    ProfilingTask task = new ProfilingTask("cont-" + run, serviceId(svc), instanceId(svc, "pod-c"), p.id(),
+        List.of(), "ON_CPU", ProfilingTask.CONTINUOUS_PROFILING, now, 300, now, now, "", List.of(
+            new ProfilingTask.Cause("PROCESS_CPU", "", "", 75.0, 80.5),
+            new ProfilingTask.Cause("HTTP_ERROR_RATE", "/api/.*", "", 10, 12.5),
+            new ProfilingTask.Cause("HTTP_AVG_RESPONSE_TIME", "", "/api/orders", 100, 250.125),
+            new ProfilingTask.Cause("PROCESS_THREAD_COUNT", "", "", 500, 731)));
+    sextant.server.storage().management().put(ProfilingTasks.KIND, task.taskId(), ProfilingTasks.encode(task), 0);
+
+    assertThat(sextant.data("{ t: queryEBPFProfilingTasks(serviceId: \"%s\") { taskId } }"
+        .formatted(serviceId(svc))).get("t")).isEmpty();
+    JsonNode t = sextant.data("""
+        { t: queryEBPFProfilingTasks(serviceId: "%s", triggerType: CONTINUOUS_PROFILING) { taskId processId
+          processName serviceInstanceName triggerType continuousProfilingCauses { type message
+          singleValue { threshold current } uri { uriRegex uriPath threshold current } } } }"""
+        .formatted(serviceId(svc))).get("t");
+    assertThat(t).hasSize(1);
+    assertThat(t.get(0).get("processId").asText()).isEqualTo(p.id());
+    assertThat(t.get(0).get("processName").asText()).isEqualTo("java");
+    assertThat(t.get(0).get("serviceInstanceName").asText()).isEqualTo("pod-c");
+    assertThat(t.get(0).get("continuousProfilingCauses")).isEqualTo(JSON.readTree("""
+        [{"type":"PROCESS_CPU","message":"PROCESS_CPU: current 80.50% >= threshold 75.00%",
+          "singleValue":{"threshold":7500,"current":8050},"uri":null},
+         {"type":"HTTP_ERROR_RATE","message":"HTTP_ERROR_RATE: current 12.50% >= threshold 10.00% on /api/.*",
+          "singleValue":null,"uri":{"uriRegex":"/api/.*","uriPath":null,"threshold":1000,"current":1250}},
+         {"type":"HTTP_AVG_RESPONSE_TIME",
+          "message":"HTTP_AVG_RESPONSE_TIME: current 250.13ms >= threshold 100.00ms on /api/orders",
+          "singleValue":null,"uri":{"uriRegex":null,"uriPath":"/api/orders","threshold":10000,"current":25012}},
+         {"type":"PROCESS_THREAD_COUNT","message":"PROCESS_THREAD_COUNT: current 731 >= threshold 500",
+          "singleValue":{"threshold":50000,"current":73100},"uri":null}]"""));
+    // Rover made it itself: it is never sent back as a task to run.
+    assertThat(commands(poll(sextant, "rover-c-" + run, 0))).isEmpty();
+  }
+
   private JsonNode keep(String id) throws Exception {
     return sextant.data("mutation { r: keepEBPFNetworkProfiling(taskId: \"%s\") { status errorReason } }"
         .formatted(id)).get("r");
