@@ -5,7 +5,9 @@ import io.sextant.api.ebpf.StackBatch;
 import io.sextant.api.ebpf.StackSample;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +19,7 @@ import java.util.Map;
  */
 final class FlameGraphBuilder {
   private final boolean byDuration;
-  private final Map<Frame, Node> roots = new LinkedHashMap<>();
+  private final Map<Frame, Node> roots = new LinkedHashMap<>(); // identity: frames are interned
   private final Map<String, Frame> kernelFrames = new HashMap<>();
   private final Map<String, Frame> userFrames = new HashMap<>();
 
@@ -78,10 +80,8 @@ final class FlameGraphBuilder {
     while (!queue.isEmpty()) {
       Node node = queue.poll();
       String id = ids.poll();
-      if (node.children == null) {
-        continue;
-      }
-      for (Node child : node.children.values()) {
+      for (int i = 0; i < node.childCount; i++) {
+        Node child = node.children[i];
         String childId = String.valueOf(next++);
         elements.add(element(child, childId, id));
         queue.add(child);
@@ -106,23 +106,65 @@ final class FlameGraphBuilder {
     return f;
   }
 
-  /** One frame; interned per space, so equal frames are one object. */
-  private record Frame(String symbol, boolean kernel) {}
+  /** One frame; interned per space, so equal frames are one object and compare by identity. */
+  private static final class Frame {
+    final String symbol;
+    final boolean kernel;
 
+    Frame(String symbol, boolean kernel) {
+      this.symbol = symbol;
+      this.kernel = kernel;
+    }
+  }
+
+  /**
+   * A frame on a path with the total through it. Children are few (most frames have one or two):
+   * a short array scanned by identity, indexed by an identity map past {@value #SCAN_LIMIT}.
+   */
   private static final class Node {
+    private static final int SCAN_LIMIT = 8;
     final Frame frame;
     long value;
-    Map<Frame, Node> children;
+    Node[] children;
+    int childCount;
+    IdentityHashMap<Frame, Node> index;
 
     Node(Frame frame) {
       this.frame = frame;
     }
 
     Node child(Frame f) {
-      if (children == null) {
-        children = new LinkedHashMap<>(4);
+      if (index != null) {
+        Node n = index.get(f);
+        if (n == null) {
+          n = append(new Node(f));
+          index.put(f, n);
+        }
+        return n;
       }
-      return children.computeIfAbsent(f, Node::new);
+      for (int i = 0; i < childCount; i++) {
+        if (children[i].frame == f) {
+          return children[i];
+        }
+      }
+      Node n = append(new Node(f));
+      if (childCount > SCAN_LIMIT) {
+        index = new IdentityHashMap<>();
+        for (int i = 0; i < childCount; i++) {
+          index.put(children[i].frame, children[i]);
+        }
+      }
+      return n;
+    }
+
+    private Node append(Node n) {
+      if (children == null) {
+        children = new Node[2];
+      } else if (childCount == children.length) {
+        children = Arrays.copyOf(children, childCount * 2);
+      }
+      children[childCount++] = n;
+      return n;
     }
   }
 }
