@@ -25,6 +25,13 @@ import java.util.function.Supplier;
  * fixed-time ON_CPU/OFF_CPU tasks and per-instance NETWORK tasks, keeping network tasks alive, the
  * task list and the data for the creation dialog. Tasks are {@link ProfilingTasks} documents;
  * refusals answer {@code status: false} with SkyWalking's error text.
+ *
+ * <p>Where SkyWalking's code does not do what its messages and schema say, this does what they say:
+ * a fixed-time task overlapping a FIXED_TIME task of the same service and target type is refused
+ * ("Task's time range overlaps with other tasks"; SkyWalking's check compares a start with itself
+ * and never fires); the task list's {@code duration} keeps tasks whose run overlaps it (SkyWalking
+ * compares the duration's end with the last update time); a keep-alive keeps the sampling rules and
+ * creation time (SkyWalking's rewrite drops the rules).
  */
 public final class ProfilingTaskService {
   /** SkyWalking's shortest fixed-time task, seconds. */

@@ -9,7 +9,8 @@ import org.apache.skywalking.apm.network.common.v3.KeyStringValuePair;
 /**
  * The {@code EBPFProfilingTaskQuery} command SkyWalking 10.1 sends Rover for a task ({@code
  * EBPFProfilingTaskCommand}): the same argument names, order and formats; {@code ExtensionConfigJSON}
- * is the stored sampling rules, or {@code null} when there are none.
+ * is the stored sampling rules, or {@code null} when there are none. Unlike SkyWalking 10.1, whose
+ * conversion copies {@code When5xx} into {@code When4xx}, a rule's {@code When4xx} is the one given.
  */
 final class TaskCommands {
   static final String NAME = "EBPFProfilingTaskQuery";
