@@ -18,8 +18,7 @@ final class Refusals {
       "log", "logs are outside Sextant's scope (a service-mesh backend)",
       "ondemand-pod-log", "logs are outside Sextant's scope (a service-mesh backend)",
       "browser-log", BROWSER,
-      "alarm", ALARMS,
-      "ebpf-profiling", EBPF);
+      "alarm", ALARMS);
 
   private static final Map<String, String> BY_OPERATION = Map.of(
       "getAllBrowserServices", BROWSER,

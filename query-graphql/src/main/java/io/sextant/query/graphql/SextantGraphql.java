@@ -58,6 +58,7 @@ public final class SextantGraphql {
         new MetricsV1Area(query.metrics(), limits),
         new RecordsArea(query.records(), limits, zone),
         new HierarchyArea(query.hierarchy()),
+        new EbpfProfilingArea(query.profiling(), limits, zone),
         new UiConfigurationArea(query.templates(), query.menu()),
         new ContinuousProfilingArea(query.continuousProfiling()));
   }

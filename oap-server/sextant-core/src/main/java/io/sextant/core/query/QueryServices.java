@@ -6,6 +6,7 @@ import io.sextant.core.management.ShippedTemplates;
 import io.sextant.core.management.UiMenu;
 import io.sextant.core.management.UiTemplates;
 import io.sextant.core.metric.MetricCatalog;
+import io.sextant.core.profiling.ProfilingServices;
 import io.sextant.core.profiling.continuous.ContinuousProfilingQueries;
 import java.time.Clock;
 import java.time.ZoneOffset;
@@ -17,7 +18,7 @@ import java.time.ZoneOffset;
  */
 public record QueryServices(MetadataQueries metadata, TopologyQueries topology, MetricQueries metrics,
     EventQueries events, RecordQueries records, HierarchyQueries hierarchy, UiTemplates templates,
-    UiMenu menu, ContinuousProfilingQueries continuousProfiling) {
+    UiMenu menu, ContinuousProfilingQueries continuousProfiling, ProfilingServices profiling) {
   /** Over storage, with minute buckets in UTC (tests and tools). */
   public static QueryServices over(StorageComponent storage, MetricCatalog catalog) {
     return over(storage, catalog, new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC()));
@@ -31,6 +32,7 @@ public record QueryServices(MetadataQueries metadata, TopologyQueries topology, 
         new MetricQueries(storage, catalog, metadata, records), new EventQueries(storage), records,
         new HierarchyQueries(storage),
         new UiTemplates(storage::management, ShippedTemplates::fromClasspath), new UiMenu(metadata::layers),
-        new ContinuousProfilingQueries(storage::management, storage::metadata, buckets));
+        new ContinuousProfilingQueries(storage::management, storage::metadata, buckets),
+        ProfilingServices.over(storage, Clock.system(buckets.zone())));
   }
 }

@@ -64,6 +64,16 @@ final class BlockingCalls implements AutoCloseable {
     }
   }
 
+  /** Runs {@code task} on the pool (a stream's storage work); false, and nothing runs, when the pool is full. */
+  boolean tryExecute(Runnable task) {
+    try {
+      pool.execute(task);
+      return true;
+    } catch (RejectedExecutionException e) {
+      return false;
+    }
+  }
+
   /** The status a failed call answers, counted by reason. */
   Status statusOf(String method, Exception e) {
     if (e instanceof StatusRuntimeException s) {

@@ -51,6 +51,7 @@ public final class EbpfReceiver implements Receiver {
     services.add(new ContinuousService(context.documents(), calls, metrics, config.maxStringLength(),
         ContinuousConfig.load(context.settings()), System::currentTimeMillis, System::nanoTime).bindService());
     services.addAll(meters.services());
+    services.add(new ProfilingService(context, ProfilingConfig.load(context.settings()), metrics, calls).bindService());
     return services;
   }
 

@@ -20,6 +20,7 @@ public final class EbpfReceiverFactory implements ReceiverFactory {
     keys.addAll(SampledTraceConfig.KEYS);
     keys.addAll(ContinuousConfig.KEYS);
     keys.addAll(RoverMeterConfig.KEYS);
+    keys.addAll(ProfilingConfig.KEYS);
     return List.copyOf(keys);
   }
 

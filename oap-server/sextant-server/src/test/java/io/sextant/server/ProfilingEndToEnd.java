@@ -1,0 +1,70 @@
+package io.sextant.server;
+
+import static io.sextant.server.RoverProfiling.args;
+import static io.sextant.server.RoverProfiling.process;
+import static io.sextant.server.RoverProfiling.serviceId;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sextant.api.storage.ProcessMeta;
+import java.util.List;
+import java.util.UUID;
+import org.apache.skywalking.apm.network.common.v3.Command;
+import org.apache.skywalking.apm.network.common.v3.Commands;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+
+/** What the profiling end-to-end tests share: a server, unique names per run, GraphQL helpers. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class ProfilingEndToEnd {
+  static final ObjectMapper JSON = new ObjectMapper();
+  final String run = UUID.randomUUID().toString().substring(0, 8);
+  TestServer sextant;
+
+  protected abstract java.util.Map<String, String> storage();
+
+  @BeforeAll
+  void start() {
+    sextant = new TestServer(storage());
+  }
+
+  @AfterAll
+  void stop() {
+    sextant.close();
+  }
+
+  String service(String name) {
+    return name + "-" + run + ".shop";
+  }
+
+  static void seed(TestServer server, ProcessMeta... processes) {
+    server.server.storage().metadata().upsertProcesses(List.of(processes));
+  }
+
+  static JsonNode createFixed(TestServer server, String service, String target, int duration, String labels)
+      throws Exception {
+    return server.data("""
+        mutation { r: createEBPFProfilingFixedTimeTask(request: {serviceId: "%s", processLabels: [%s],
+          startTime: 0, duration: %d, targetType: %s}) { status errorReason id } }"""
+        .formatted(serviceId(service), labels, duration, target)).get("r");
+  }
+
+  static String createdId(JsonNode result) {
+    assertThat(result.get("status").asBoolean()).as(result.toString()).isTrue();
+    return result.get("id").asText();
+  }
+
+  static List<Command> commands(Commands c) {
+    return c.getCommandsList();
+  }
+
+  static long updateTime(Command c) {
+    return Long.parseLong(args(c).get("TaskUpdateTime"));
+  }
+
+  static ProcessMeta proc(String service, String instance, String name, String agent) {
+    return process(service, instance, name, agent, true, List.of());
+  }
+}
