@@ -3,7 +3,10 @@ package io.sextant.receiver.ebpf;
 import io.grpc.ServerServiceDefinition;
 import io.sextant.api.plugin.ReceiverContext;
 import io.sextant.api.receiver.Receiver;
+import io.sextant.api.time.TimeBuckets;
 import io.sextant.receiver.common.ReceiverMetrics;
+import java.time.Clock;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,7 +38,14 @@ public final class EbpfReceiver implements Receiver {
   @Override
   public List<ServerServiceDefinition> services() {
     List<ServerServiceDefinition> services = new ArrayList<>();
+    services.add(new ProcessService(context.metadata(), calls, metrics, config.maxStringLength(),
+        ProcessServiceConfig.load(context.settings()), buckets(context)).bindService());
     return services;
+  }
+
+  /** Minute buckets in the server's time zone ({@code core.timezone}), as the rest of storage. */
+  private static TimeBuckets buckets(ReceiverContext context) {
+    return new TimeBuckets(ZoneId.of(context.settings().string("core.timezone")), Clock.systemUTC());
   }
 
   @Override

@@ -17,6 +17,7 @@ public final class EbpfReceiverFactory implements ReceiverFactory {
   @Override
   public List<ConfigKey> keys() {
     List<ConfigKey> keys = new ArrayList<>(EbpfReceiverConfig.KEYS);
+    keys.addAll(ProcessServiceConfig.KEYS);
     return List.copyOf(keys);
   }
 
