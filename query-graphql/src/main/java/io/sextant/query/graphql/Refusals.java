@@ -27,9 +27,6 @@ final class Refusals {
       "searchBrowserServices", BROWSER,
       "searchBrowserService", BROWSER,
       "getAllDatabases", "database monitoring is outside Sextant's scope (a service-mesh backend)",
-      "listProcesses", EBPF,
-      "getProcess", EBPF,
-      "estimateProcessScale", EBPF,
       "getProcessTopology", EBPF);
 
   private Refusals() {}

@@ -58,7 +58,8 @@ public final class SextantGraphql {
         new MetricsV1Area(query.metrics(), limits),
         new RecordsArea(query.records(), limits, zone),
         new HierarchyArea(query.hierarchy()),
-        new UiConfigurationArea(query.templates(), query.menu()));
+        new UiConfigurationArea(query.templates(), query.menu()),
+        new ProcessArea(query.processes(), limits, new TimeBuckets(zone, clock)));
   }
 
   /** The engine over the given areas; fields no area wires answer "not supported". */

@@ -13,11 +13,12 @@ import io.sextant.core.metric.MetricCatalog;
  */
 public record QueryServices(MetadataQueries metadata, TopologyQueries topology, MetricQueries metrics,
     EventQueries events, RecordQueries records, HierarchyQueries hierarchy, UiTemplates templates,
-    UiMenu menu) {
+    UiMenu menu, ProcessQueries processes) {
   public static QueryServices over(StorageComponent storage, MetricCatalog catalog) {
     MetadataQueries metadata = new MetadataQueries(storage);
     return new QueryServices(metadata, new TopologyQueries(storage), new MetricQueries(storage, catalog, metadata),
         new EventQueries(storage), RecordQueries.over(storage), new HierarchyQueries(storage),
-        new UiTemplates(storage::management, ShippedTemplates::fromClasspath), new UiMenu(metadata::layers));
+        new UiTemplates(storage::management, ShippedTemplates::fromClasspath), new UiMenu(metadata::layers),
+        new ProcessQueries(storage));
   }
 }
