@@ -28,8 +28,9 @@ import org.apache.skywalking.apm.network.ebpf.profiling.process.v3.EBPFReportPro
 /**
  * Rover's process registration ({@code skywalking.v3.EBPFProcessService}), as SkyWalking 10.1
  * answers it. {@code reportProcesses} stores the discovered host ({@code VM}) and Kubernetes
- * processes and answers each with its id, pid and entity echoed; {@code keepAlive} marks processes
- * alive and registers their service (with the layer Rover gives) and instance, answering no commands.
+ * processes and answers each with its id, pid and entity echoed (a process left out of the answer is
+ * one Rover stops reporting); {@code keepAlive} marks processes alive and registers their service
+ * (with the layer Rover gives) and instance, answering no commands.
  * A call with a bad entity is refused whole ({@code INVALID_ARGUMENT}, each bad entity counted by
  * reason); processes past the per-service limit are left out (counted) and the rest is served.
  */
@@ -122,9 +123,11 @@ final class ProcessService extends EBPFProcessServiceGrpc.EBPFProcessServiceImpl
         continue;
       }
       admitted++;
-      ProcessMeta process = ProcessEntities.process(e, p.getPropertiesList(), request.getEbpfAgentID(), "", minute);
-      // Properties come every tenth ping only, so a ping with them is always written.
-      if (firstIn(processKey(process), minute, keys) || !p.getPropertiesList().isEmpty()) {
+      // Rover's ping carries only support_ebpf_profiling; its full properties come in reportProcesses
+      // (on discovery and every tenth heartbeat). Stored, the ping's one property would replace them
+      // (the newest non-empty properties describe a process), so a ping says nothing about them.
+      ProcessMeta process = ProcessEntities.process(e, List.of(), request.getEbpfAgentID(), "", minute);
+      if (firstIn(processKey(process), minute, keys)) {
         processes.add(process);
       }
       if (firstIn("service|" + process.serviceId() + "|" + e.getLayer(), minute, keys)) {
