@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.apache.skywalking.apm.network.ebpf.profiling.process.v3.EBPFProcessDownstream;
 import org.apache.skywalking.apm.network.ebpf.profiling.process.v3.EBPFReportProcessDownstream;
 import org.junit.jupiter.api.AfterAll;
@@ -87,8 +88,8 @@ abstract class RoverProcessesEndToEnd {
     sextant.flush();
 
     String podId = EntityIds.instanceId(EntityIds.serviceId(reviews, true), pod);
-    JsonNode listed = sextant.data("{ listProcesses(duration: " + duration(-5, 1) + ", instanceId: \"" + podId
-        + "\") { " + FIELDS + " } }").get("listProcesses");
+    JsonNode listed = visible("{ listProcesses(duration: " + duration(-5, 1) + ", instanceId: \"" + podId
+        + "\") { " + FIELDS + " } }", "listProcesses", 2);
     assertThat(listed).isEqualTo(JSON.valueToTree(List.of(expected(envoy, "KUBERNETES"), expected(app,
         "KUBERNETES"))));
 
@@ -109,7 +110,7 @@ abstract class RoverProcessesEndToEnd {
     assertThat(scale("", "")).isZero();
 
     // The pings registered the services under Rover's layers, and the instances.
-    assertThat(serviceNames("MESH_DP")).contains(reviews);
+    await(() -> serviceNames("MESH_DP").contains(reviews));
     assertThat(serviceNames("MESH")).contains(reviews);
     assertThat(serviceNames("GENERAL")).contains(billing);
     JsonNode instances = sextant.data("{ listInstances(duration: " + duration(-5, 1) + ", serviceId: \""
@@ -124,6 +125,8 @@ abstract class RoverProcessesEndToEnd {
     rover.keepAlive(List.of(envoy));
     sextant.flush();
     String podId = EntityIds.instanceId(EntityIds.serviceId(reviews, true), pod);
+    visible("{ listProcesses(duration: " + duration(-2, 1) + ", instanceId: \"" + podId + "\") { id } }",
+        "listProcesses", 1);
     // Its last ping is before this duration.
     assertThat(sextant.data("{ listProcesses(duration: " + duration(3, 8) + ", instanceId: \"" + podId
         + "\") { id } }").get("listProcesses")).isEmpty();
@@ -189,6 +192,34 @@ abstract class RoverProcessesEndToEnd {
     assertThat(answer.getProcessesList()).extracting(EBPFProcessDownstream::getProcessId)
         .containsExactly(processId(crowded.get(0)), processId(crowded.get(1)), processId(crowded.get(2)));
     assertThat(rejected("too_many_processes_per_service") - before).isEqualTo(1);
+  }
+
+  /**
+   * The answer once it lists {@code count} items. The receiver writes straight into storage, and
+   * Elasticsearch shows what it wrote at its next refresh (at most 30 s; sooner when the flusher
+   * has written something); the memory store at once.
+   */
+  private JsonNode visible(String query, String field, int count) throws Exception {
+    JsonNode[] last = new JsonNode[1];
+    await(() -> {
+      last[0] = sextant.data(query).get(field);
+      return last[0].size() >= count;
+    });
+    return last[0];
+  }
+
+  private interface Check {
+    boolean done() throws Exception;
+  }
+
+  private static void await(Check check) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(45);
+    while (!check.done()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not visible within 45 s");
+      }
+      Thread.sleep(250);
+    }
   }
 
   private static void assertDownstream(EBPFProcessDownstream d, Proc p) {

@@ -134,7 +134,8 @@ final class ProcessService extends EBPFProcessServiceGrpc.EBPFProcessServiceImpl
         services.add(new ServiceMeta(process.serviceId(), e.getServiceName(), true, Set.of(e.getLayer()), minute,
             minute));
       }
-      if (firstIn("instance|" + process.instanceId() + "|" + e.getLayer(), minute, keys)) {
+      // One write a minute per instance, whichever of its processes (and layers) pings first.
+      if (firstIn("instance|" + process.instanceId(), minute, keys)) {
         instances.add(new InstanceMeta(process.instanceId(), process.serviceId(), e.getInstanceName(), e.getLayer(),
             Map.of(), minute, minute));
       }
