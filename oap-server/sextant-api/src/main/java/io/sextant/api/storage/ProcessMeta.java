@@ -13,7 +13,7 @@ import java.util.Map;
  * <p>Upserts merge: first seen is the minimum, last ping the maximum; the descriptive fields
  * (layer, agent, detect type, labels, properties) are those of the report with the latest ping,
  * except that an empty value never replaces a known one; profiling support goes with the properties
- * (Rover sends them only every tenth ping).
+ * (Rover sends them in full only in its reports, on discovery and every tenth heartbeat).
  */
 public record ProcessMeta(
     String id,
