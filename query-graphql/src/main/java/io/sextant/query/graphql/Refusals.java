@@ -9,7 +9,6 @@ import java.util.Map;
  */
 final class Refusals {
   private static final String ALARMS = "Sextant has no alarm rules yet, so it has no alarms to answer with";
-  private static final String EBPF = "Sextant has no eBPF (SkyWalking Rover) receiver yet";
   private static final String BROWSER = "browser monitoring is outside Sextant's scope (a service-mesh backend)";
 
   private static final Map<String, String> BY_FILE = Map.of(
@@ -24,10 +23,7 @@ final class Refusals {
       "getAllBrowserServices", BROWSER,
       "searchBrowserServices", BROWSER,
       "searchBrowserService", BROWSER,
-      "getAllDatabases", "database monitoring is outside Sextant's scope (a service-mesh backend)",
-      "listProcesses", EBPF,
-      "getProcess", EBPF,
-      "estimateProcessScale", EBPF);
+      "getAllDatabases", "database monitoring is outside Sextant's scope (a service-mesh backend)");
 
   private Refusals() {}
 

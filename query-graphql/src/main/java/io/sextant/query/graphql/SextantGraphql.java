@@ -60,7 +60,8 @@ public final class SextantGraphql {
         new HierarchyArea(query.hierarchy()),
         new EbpfProfilingArea(query.profiling(), limits, zone),
         new UiConfigurationArea(query.templates(), query.menu()),
-        new ContinuousProfilingArea(query.continuousProfiling()));
+        new ContinuousProfilingArea(query.continuousProfiling()),
+        new ProcessArea(query.processes(), limits, new TimeBuckets(zone, clock)));
   }
 
   /** The engine over the given areas; fields no area wires answer "not supported". */

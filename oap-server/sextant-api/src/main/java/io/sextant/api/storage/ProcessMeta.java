@@ -13,7 +13,7 @@ import java.util.Map;
  * <p>Upserts merge: first seen is the minimum, last ping the maximum; the descriptive fields
  * (layer, agent, detect type, labels, properties) are those of the report with the latest ping,
  * except that an empty value never replaces a known one; profiling support goes with the properties
- * (Rover sends them only every tenth ping).
+ * (Rover sends them in full only in its reports, on discovery and every tenth heartbeat).
  */
 public record ProcessMeta(
     String id,
@@ -32,5 +32,26 @@ public record ProcessMeta(
   public ProcessMeta {
     labels = List.copyOf(labels);
     properties = Map.copyOf(properties);
+  }
+
+  /**
+   * The merge every store applies to two reports of one process (in either order): the one with
+   * the later ping describes it, but an empty value never replaces a known one; on equal pings
+   * {@code b} counts as the newer.
+   */
+  public static ProcessMeta merge(ProcessMeta a, ProcessMeta b) {
+    ProcessMeta older = b.lastPing() < a.lastPing() ? b : a;
+    ProcessMeta newer = older == a ? b : a;
+    return new ProcessMeta(a.id(), a.serviceId(), a.instanceId(), a.name(),
+        orElse(newer.layer(), older.layer()), orElse(newer.agentId(), older.agentId()),
+        orElse(newer.detectType(), older.detectType()),
+        newer.labels().isEmpty() ? older.labels() : newer.labels(),
+        newer.properties().isEmpty() ? older.properties() : newer.properties(),
+        newer.properties().isEmpty() ? older.profilingSupported() : newer.profilingSupported(),
+        Math.min(a.firstSeen(), b.firstSeen()), Math.max(a.lastPing(), b.lastPing()));
+  }
+
+  private static String orElse(String value, String fallback) {
+    return value == null || value.isEmpty() ? fallback : value;
   }
 }

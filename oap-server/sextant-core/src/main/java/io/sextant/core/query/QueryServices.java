@@ -18,7 +18,8 @@ import java.time.ZoneOffset;
  */
 public record QueryServices(MetadataQueries metadata, TopologyQueries topology, MetricQueries metrics,
     EventQueries events, RecordQueries records, HierarchyQueries hierarchy, UiTemplates templates,
-    UiMenu menu, ContinuousProfilingQueries continuousProfiling, ProfilingServices profiling) {
+    UiMenu menu, ContinuousProfilingQueries continuousProfiling, ProfilingServices profiling,
+    ProcessQueries processes) {
   /** Over storage, with minute buckets in UTC (tests and tools). */
   public static QueryServices over(StorageComponent storage, MetricCatalog catalog) {
     return over(storage, catalog, new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC()));
@@ -33,6 +34,7 @@ public record QueryServices(MetadataQueries metadata, TopologyQueries topology, 
         new HierarchyQueries(storage),
         new UiTemplates(storage::management, ShippedTemplates::fromClasspath), new UiMenu(metadata::layers),
         new ContinuousProfilingQueries(storage::management, storage::metadata, buckets),
-        ProfilingServices.over(storage, Clock.system(buckets.zone())));
+        ProfilingServices.over(storage, Clock.system(buckets.zone())),
+        new ProcessQueries(storage));
   }
 }

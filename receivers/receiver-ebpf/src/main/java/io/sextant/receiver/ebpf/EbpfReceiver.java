@@ -52,7 +52,14 @@ public final class EbpfReceiver implements Receiver {
         ContinuousConfig.load(context.settings()), System::currentTimeMillis, System::nanoTime).bindService());
     services.addAll(meters.services());
     services.add(new ProfilingService(context, ProfilingConfig.load(context.settings()), metrics, calls).bindService());
+    services.add(new ProcessService(context.metadata(), calls, metrics, config.maxStringLength(),
+        ProcessServiceConfig.load(context.settings()), buckets(context)).bindService());
     return services;
+  }
+
+  /** Minute buckets in the server's time zone ({@code core.timezone}), as the rest of storage. */
+  private static TimeBuckets buckets(ReceiverContext context) {
+    return new TimeBuckets(ZoneId.of(context.settings().string("core.timezone")), Clock.systemUTC());
   }
 
   @Override

@@ -21,6 +21,7 @@ public final class EbpfReceiverFactory implements ReceiverFactory {
     keys.addAll(ContinuousConfig.KEYS);
     keys.addAll(RoverMeterConfig.KEYS);
     keys.addAll(ProfilingConfig.KEYS);
+    keys.addAll(ProcessServiceConfig.KEYS);
     return List.copyOf(keys);
   }
 

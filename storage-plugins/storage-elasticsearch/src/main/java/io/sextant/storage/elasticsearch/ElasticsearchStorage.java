@@ -147,7 +147,8 @@ public final class ElasticsearchStorage implements StorageComponent {
           "name":{"type":"keyword"},"normal":{"type":"boolean"},"layers":{"type":"keyword"},
           "layer":{"type":"keyword"},"attrs":{"type":"keyword","index":false,"doc_values":false},
           "firstSeen":{"type":"long"},"lastSeen":{"type":"long"},"writer":{"type":"keyword"},
-          "docId":{"type":"keyword"}}}""");
+          "docId":{"type":"keyword"},""" + PROCESS_FIELDS + "}}");
+    addProcessFields();
     // Newest first is how records are read: sorted segments let a search stop after the limit.
     String newestFirst = "\"settings\":{" + common + ",\"sort.field\":\"time\",\"sort.order\":\"desc\"}";
     template("records", indices.recordsPattern(), newestFirst, """
@@ -158,6 +159,28 @@ public final class ElasticsearchStorage implements StorageComponent {
         {"dynamic":"strict","properties":{
           "kind":{"type":"keyword"},"id":{"type":"keyword"},"version":{"type":"long"},
           "updated":{"type":"long"},"body":{"type":"keyword","index":false,"doc_values":false}}}""");
+  }
+
+  /** The metadata fields of processes (added after the first release of the metadata index). */
+  private static final String PROCESS_FIELDS = """
+      "instanceId":{"type":"keyword"},"agentId":{"type":"keyword"},"detectType":{"type":"keyword"},
+      "labels":{"type":"keyword"},"profiling":{"type":"boolean"},
+      "props":{"type":"keyword","index":false,"doc_values":false}""";
+
+  /**
+   * A metadata index made by an older Sextant has a strict mapping without the process fields, and
+   * templates apply only to new indices: adding fields to a mapping is allowed on a live index.
+   */
+  private void addProcessFields() {
+    try {
+      if (client.indices().exists(e -> e.index(indices.metadata())).value()) {
+        String json = "{\"properties\":{" + PROCESS_FIELDS + "}}";
+        client.indices().putMapping(m -> m.index(indices.metadata())
+            .withJson(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8))));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot add the process fields to " + indices.metadata(), e);
+    }
   }
 
   private void template(String name, String pattern, String settings, String mappings) {

@@ -1,6 +1,7 @@
 package io.sextant.storage.elasticsearch;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.FieldValue;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -8,6 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sextant.api.storage.EndpointMeta;
 import io.sextant.api.storage.InstanceMeta;
 import io.sextant.api.storage.MetadataStore;
+import io.sextant.api.storage.ProcessMeta;
+import io.sextant.api.storage.ProcessQuery;
 import io.sextant.api.storage.ServiceMeta;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,10 +25,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Services, instances and endpoints. Without scripting there is no server-side merge, so each
+ * Services, instances, endpoints and processes. Without scripting there is no server-side merge, so each
  * writer keeps its own document per entity and day ({@code kind|id|writer|day}), merged with what
  * it wrote before that day; reads merge every writer's documents the same way the memory store
- * merges upserts.
+ * merges upserts. A process document keeps its last ping in {@code lastSeen}; processes merge by
+ * {@link ProcessMeta#merge}, so the newest report describes them whichever collector wrote it.
  *
  * <p>The merged list of services is read by every topology and service-list query, and fetching a
  * few hundred documents costs Elasticsearch more than the topology aggregation itself. It is kept
@@ -40,6 +44,7 @@ final class EsMetadataStore implements MetadataStore {
   private final Indices indices;
   private final String writer;
   private final ConcurrentHashMap<String, Map<String, Object>> written = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, ProcessMeta> writtenProcesses = new ConcurrentHashMap<>();
   private final long servicesCacheNanos;
   private final AtomicLong publications = new AtomicLong();
   private volatile ServicesRead lastServices;
@@ -91,6 +96,103 @@ final class EsMetadataStore implements MetadataStore {
       docs.add(doc("endpoint", e.id(), e.serviceId(), e.name(), e.firstSeen(), e.lastSeen()));
     }
     write(docs);
+  }
+
+  @Override
+  public void upsertProcesses(List<ProcessMeta> processes) {
+    if (writtenProcesses.size() > MAX_CACHED) {
+      writtenProcesses.clear(); // as for the other kinds: reads still merge every document
+    }
+    List<Bulk.Doc> out = new ArrayList<>();
+    for (ProcessMeta p : processes) {
+      String docId = "process|" + p.id() + "|" + writer + "|" + p.lastPing() / 10_000;
+      ProcessMeta merged = writtenProcesses.merge(docId, p, ProcessMeta::merge);
+      out.add(new Bulk.Doc(indices.metadata(), docId, processDoc(merged, docId)));
+    }
+    bulk.index("metadata", out);
+  }
+
+  private Map<String, Object> processDoc(ProcessMeta p, String docId) {
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("kind", "process");
+    d.put("id", p.id());
+    d.put("serviceId", p.serviceId());
+    d.put("instanceId", p.instanceId());
+    d.put("name", p.name());
+    d.put("layer", p.layer());
+    d.put("agentId", p.agentId());
+    d.put("detectType", p.detectType());
+    d.put("labels", p.labels());
+    d.put("props", json(p.properties()));
+    d.put("profiling", p.profilingSupported());
+    d.put("firstSeen", p.firstSeen());
+    d.put("lastSeen", p.lastPing());
+    d.put("writer", writer);
+    d.put("docId", docId);
+    return d;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static ProcessMeta process(Map<String, Object> d) {
+    Object props = d.get("props");
+    return new ProcessMeta((String) d.get("id"), (String) d.get("serviceId"), (String) d.get("instanceId"),
+        (String) d.get("name"), str(d, "layer"), str(d, "agentId"), str(d, "detectType"),
+        (List<String>) d.getOrDefault("labels", List.of()), props == null ? Map.of() : attrs(Map.of("attrs", props)),
+        (Boolean) d.getOrDefault("profiling", false), num(d, "firstSeen"), num(d, "lastSeen"));
+  }
+
+  private static String str(Map<String, Object> d, String field) {
+    Object v = d.get(field);
+    return v == null ? "" : (String) v;
+  }
+
+  /** Every process document matching the filters, merged per process id. */
+  private Map<String, ProcessMeta> findProcesses(List<Query> filters) {
+    Map<String, ProcessMeta> byId = new LinkedHashMap<>();
+    List<Query> all = new ArrayList<>(filters);
+    all.add(term("kind", "process"));
+    Search.all(client, indices.metadata(), all, "docId", d -> byId.merge((String) d.get("id"), process(d),
+        ProcessMeta::merge));
+    return byId;
+  }
+
+  /**
+   * Service and instance are part of a process's id, so they filter documents; the agent and the
+   * seen-times are merged values, so they filter merged processes (one writer's document may name
+   * an agent another's newer one replaced). An agent filter first finds the candidate ids.
+   */
+  @Override
+  public List<ProcessMeta> processes(ProcessQuery q) {
+    List<Query> filters = new ArrayList<>();
+    if (q.serviceId() != null) {
+      filters.add(term("serviceId", q.serviceId()));
+    }
+    if (q.instanceId() != null) {
+      filters.add(term("instanceId", q.instanceId()));
+    }
+    if (q.agentId() != null) {
+      List<Query> byAgent = new ArrayList<>(filters);
+      byAgent.add(term("agentId", q.agentId()));
+      List<FieldValue> ids = findProcesses(byAgent).keySet().stream().map(FieldValue::of).toList();
+      if (ids.isEmpty()) {
+        return List.of();
+      }
+      filters.add(Query.of(x -> x.terms(t -> t.field("id").terms(v -> v.value(ids)))));
+    }
+    List<ProcessMeta> out = new ArrayList<>();
+    for (ProcessMeta p : findProcesses(filters).values()) {
+      if ((q.agentId() == null || q.agentId().equals(p.agentId()))
+          && p.lastPing() >= q.startMinute() && p.firstSeen() <= q.endMinute()) {
+        out.add(p);
+      }
+    }
+    out.sort(Comparator.comparing(ProcessMeta::id));
+    return out.size() > q.limit() ? new ArrayList<>(out.subList(0, q.limit())) : out;
+  }
+
+  @Override
+  public Optional<ProcessMeta> process(String processId) {
+    return Optional.ofNullable(findProcesses(List.of(term("id", processId))).get(processId));
   }
 
   private Map<String, Object> doc(String kind, String id, String serviceId, String name, long first, long last) {

@@ -56,25 +56,8 @@ final class MemoryMetadataStore implements MetadataStore {
   @Override
   public void upsertProcesses(List<ProcessMeta> list) {
     for (ProcessMeta p : list) {
-      processes.merge(p.id(), p, MemoryMetadataStore::mergeProcess);
+      processes.merge(p.id(), p, ProcessMeta::merge);
     }
-  }
-
-  /** The newer report describes the process, but an empty value never replaces a known one. */
-  static ProcessMeta mergeProcess(ProcessMeta a, ProcessMeta b) {
-    ProcessMeta older = b.lastPing() < a.lastPing() ? b : a;
-    ProcessMeta newer = older == a ? b : a;
-    return new ProcessMeta(a.id(), a.serviceId(), a.instanceId(), a.name(),
-        orElse(newer.layer(), older.layer()), orElse(newer.agentId(), older.agentId()),
-        orElse(newer.detectType(), older.detectType()),
-        newer.labels().isEmpty() ? older.labels() : newer.labels(),
-        newer.properties().isEmpty() ? older.properties() : newer.properties(),
-        newer.properties().isEmpty() ? older.profilingSupported() : newer.profilingSupported(),
-        Math.min(a.firstSeen(), b.firstSeen()), Math.max(a.lastPing(), b.lastPing()));
-  }
-
-  private static String orElse(String value, String fallback) {
-    return value == null || value.isEmpty() ? fallback : value;
   }
 
   @Override
