@@ -22,6 +22,8 @@ public final class EbpfReceiver implements Receiver {
   private final EbpfReceiverConfig config;
   private final ReceiverMetrics metrics;
   private final BlockingCalls calls;
+  /** Minute buckets in the server's time zone, as the rest of storage files them. */
+  private final TimeBuckets buckets;
   private final VirtualProcesses virtualProcesses;
   private final RoverMeterService meters;
 
@@ -31,7 +33,7 @@ public final class EbpfReceiver implements Receiver {
     this.metrics = ReceiverMetrics.forReceiver(NAME, context.meters());
     this.calls = new BlockingCalls(config.callThreads(), config.maxQueuedCalls(), metrics);
     RoverMeterConfig meterConfig = RoverMeterConfig.load(context.settings());
-    TimeBuckets buckets = new TimeBuckets(serverZone(context), Clock.systemUTC());
+    this.buckets = new TimeBuckets(serverZone(context), Clock.systemUTC());
     this.virtualProcesses = new VirtualProcesses(context.metadata(), buckets,
         meterConfig.maxVirtualProcessesCached(), context.meters());
     this.meters = new RoverMeterService(context.sink(), metrics, config.maxStringLength(), meterConfig,
@@ -53,13 +55,8 @@ public final class EbpfReceiver implements Receiver {
     services.addAll(meters.services());
     services.add(new ProfilingService(context, ProfilingConfig.load(context.settings()), metrics, calls).bindService());
     services.add(new ProcessService(context.metadata(), calls, metrics, config.maxStringLength(),
-        ProcessServiceConfig.load(context.settings()), buckets(context)).bindService());
+        ProcessServiceConfig.load(context.settings()), buckets).bindService());
     return services;
-  }
-
-  /** Minute buckets in the server's time zone ({@code core.timezone}), as the rest of storage. */
-  private static TimeBuckets buckets(ReceiverContext context) {
-    return new TimeBuckets(ZoneId.of(context.settings().string("core.timezone")), Clock.systemUTC());
   }
 
   @Override
