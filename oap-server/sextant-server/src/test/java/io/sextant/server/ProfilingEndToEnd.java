@@ -39,8 +39,10 @@ abstract class ProfilingEndToEnd {
     return name + "-" + run + ".shop";
   }
 
+  /** The processes as Rover's report leaves them: stored and searchable (the receiver publishes too). */
   static void seed(TestServer server, ProcessMeta... processes) {
     server.server.storage().metadata().upsertProcesses(List.of(processes));
+    server.server.storage().publish();
   }
 
   static JsonNode createFixed(TestServer server, String service, String target, int duration, String labels)

@@ -1,7 +1,6 @@
 package io.sextant.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.linecorp.armeria.client.grpc.GrpcClients;
@@ -9,7 +8,6 @@ import io.grpc.Status;
 import io.sextant.api.ebpf.ProcessIds;
 import io.sextant.api.id.EntityIds;
 import io.sextant.api.storage.ProcessMeta;
-import io.sextant.api.storage.ProcessQuery;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -58,37 +56,22 @@ abstract class RoverNetworkEndToEnd {
 
   protected abstract Map<String, String> storage();
 
-  private boolean storesProcesses;
-
-  /** False where the store keeps no processes yet (Elasticsearch until its process storage lands). */
-  private boolean probeProcesses() {
-    try {
-      sextant.server.storage().metadata().processes(new ProcessQuery(null, null, null, 0, Long.MAX_VALUE, 1));
-      return true;
-    } catch (UnsupportedOperationException e) {
-      return false;
-    }
-  }
-
   @BeforeAll
   void report() throws Exception {
     sextant = new TestServer(storage());
-    storesProcesses = probeProcesses();
-    if (storesProcesses) {
-      // The processes Rover registered (EBPFProcessService.reportProcesses).
-      long minute = Long.parseLong(DateTimeFormatter.ofPattern("yyyyMMddHHmm").withZone(ZoneOffset.UTC)
-          .format(Instant.ofEpochMilli(time)));
-      List<ProcessMeta> real = new ArrayList<>();
-      for (String[] p : List.of(new String[] {reviews, podA, "java", "MESH"},
-          new String[] {reviews, podA, "envoy", "MESH_DP"}, new String[] {ratings, podB, "envoy", "MESH_DP"},
-          new String[] {ratings, podB, "node", "MESH"})) {
-        String serviceId = EntityIds.serviceId(p[0], true);
-        String instanceId = EntityIds.instanceId(serviceId, p[1]);
-        real.add(new ProcessMeta(ProcessIds.processId(instanceId, p[2]), serviceId, instanceId, p[2], p[3],
-            "rover-1", "KUBERNETES", List.of(), Map.of(), true, minute, minute));
-      }
-      sextant.server.storage().metadata().upsertProcesses(real);
+    // The processes Rover registered (EBPFProcessService.reportProcesses).
+    long minute = Long.parseLong(DateTimeFormatter.ofPattern("yyyyMMddHHmm").withZone(ZoneOffset.UTC)
+        .format(Instant.ofEpochMilli(time)));
+    List<ProcessMeta> real = new ArrayList<>();
+    for (String[] p : List.of(new String[] {reviews, podA, "java", "MESH"},
+        new String[] {reviews, podA, "envoy", "MESH_DP"}, new String[] {ratings, podB, "envoy", "MESH_DP"},
+        new String[] {ratings, podB, "node", "MESH"})) {
+      String serviceId = EntityIds.serviceId(p[0], true);
+      String instanceId = EntityIds.instanceId(serviceId, p[1]);
+      real.add(new ProcessMeta(ProcessIds.processId(instanceId, p[2]), serviceId, instanceId, p[2], p[3],
+          "rover-1", "KUBERNETES", List.of(), Map.of(), true, minute, minute));
     }
+    sextant.server.storage().metadata().upsertProcesses(real);
     // Rover on pod A, one collection per flush period (two periods in the minute).
     assertThat(batch(collection(reviews, podA,
         single("rover_net_p_client_write_counts_counter", 30, rel("client", aJava, aEnvoy, "http", "false")),
@@ -217,7 +200,6 @@ abstract class RoverNetworkEndToEnd {
 
   /** The topology, waiting (a few seconds at most) for the virtual processes the receiver writes. */
   JsonNode topology(String instanceId, int expectedNodes) throws Exception {
-    assumeTrue(storesProcesses, "the store keeps no processes yet");
     JsonNode t = null;
     for (int i = 0; i < 50; i++) {
       t = sextant.data("{ t: getProcessTopology(serviceInstanceId: \"" + instanceId + "\", duration: " + duration()

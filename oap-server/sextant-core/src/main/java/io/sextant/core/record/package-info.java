@@ -1,2 +1,2 @@
-/** Records kept as they are (events, profiling data): the receivers' write port over storage. */
+/** The receivers' write ports over storage: records kept as they are (events, profiling data) and metadata. */
 package io.sextant.core.record;

@@ -29,6 +29,7 @@ import io.sextant.core.flush.FlusherConfig;
 import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricFamilies;
 import io.sextant.core.query.QueryServices;
+import io.sextant.core.record.PublishingMetadataStore;
 import io.sextant.core.record.StorageRecordWriter;
 import io.sextant.query.graphql.QueryLimits;
 import io.sextant.query.graphql.SextantGraphql;
@@ -132,7 +133,8 @@ public final class SextantServer implements AutoCloseable {
     for (ReceiverFactory factory : Plugins.RECEIVERS) {
       if (config.bool(factory.enabledKey())) {
         Receiver receiver = factory.create(
-            new ReceiverContext(config, aggregator, records, registry, storage.metadata(), storage.management()));
+            new ReceiverContext(config, aggregator, records, registry, new PublishingMetadataStore(storage),
+                storage.management()));
         receivers.add(receiver);
         receiver.services().forEach(grpc::addService);
       }
