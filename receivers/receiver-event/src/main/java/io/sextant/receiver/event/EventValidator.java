@@ -1,8 +1,8 @@
 package io.sextant.receiver.event;
 
 import io.sextant.api.event.Event;
+import io.sextant.api.model.SkyWalkingLayers;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Checks one reported event and turns it into an {@link Event}; returns the event or a {@link
@@ -14,14 +14,6 @@ import java.util.Set;
  */
 final class EventValidator {
   static final String MISSING_LAYER = "Layer field is required since v9.0.0, please upgrade your event report tools";
-
-  /** The layers of SkyWalking 10.1 ({@code org.apache.skywalking.oap.server.core.analysis.Layer}). */
-  private static final Set<String> LAYERS = Set.of("UNDEFINED", "MESH", "GENERAL", "OS_LINUX", "K8S", "FAAS",
-      "MESH_CP", "MESH_DP", "DATABASE", "CACHE", "BROWSER", "SO11Y_OAP", "SO11Y_SATELLITE", "MQ",
-      "VIRTUAL_DATABASE", "VIRTUAL_MQ", "VIRTUAL_GATEWAY", "K8S_SERVICE", "MYSQL", "VIRTUAL_CACHE", "POSTGRESQL",
-      "APISIX", "AWS_EKS", "OS_WINDOWS", "AWS_S3", "AWS_DYNAMODB", "AWS_GATEWAY", "REDIS", "ELASTICSEARCH",
-      "RABBITMQ", "MONGODB", "KAFKA", "PULSAR", "BOOKKEEPER", "NGINX", "ROCKETMQ", "CLICKHOUSE", "ACTIVEMQ",
-      "CILIUM_SERVICE", "SO11Y_JAVA_AGENT");
 
   private final EventReceiverConfig limits;
 
@@ -66,7 +58,7 @@ final class EventValidator {
     if (e.getStartTime() < 0 || e.getEndTime() < 0) {
       return new Rejection("bad_time", "startTime/endTime must not be negative");
     }
-    String layer = LAYERS.contains(e.getLayer()) ? e.getLayer() : "UNDEFINED";
+    String layer = SkyWalkingLayers.isKnown(e.getLayer()) ? e.getLayer() : "UNDEFINED";
     return new Event(e.getUuid(), e.getSource().getService(), e.getSource().getServiceInstance(),
         e.getSource().getEndpoint(), e.getName(), type, e.getMessage(), e.getParametersMap(), e.getStartTime(),
         e.getEndTime(), layer);
