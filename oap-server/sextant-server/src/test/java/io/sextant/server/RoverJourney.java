@@ -198,7 +198,8 @@ abstract class RoverJourney {
     JsonNode created = sextant.data("""
         mutation { r: createEBPFNetworkProfiling(request: {instanceId: "%s", samplings: [{uriRegex: "/ratings/.*",
           minDuration: 0, when4xx: true, when5xx: true, settings: {requireCompleteRequest: true,
-          maxRequestSize: 2048, requireCompleteResponse: false}}]}) { status errorReason id } }""".formatted(podAId)).get("r");
+          maxRequestSize: 2048, requireCompleteResponse: false}}]})
+          { status errorReason id } }""".formatted(podAId)).get("r");
     String id = createdId(created);
     List<Command> delivered = pollUntilDelivered();
     assertThat(delivered).hasSize(1);
