@@ -7,7 +7,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sextant.api.ebpf.ProfilingTask;
+import io.sextant.api.ebpf.ProfilingTasks;
+import io.sextant.api.storage.ManagedDocument;
 import io.sextant.api.storage.ProcessMeta;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.apache.skywalking.apm.network.common.v3.Command;
@@ -68,5 +72,45 @@ abstract class ProfilingEndToEnd {
 
   static ProcessMeta proc(String service, String instance, String name, String agent) {
     return process(service, instance, name, agent, true, List.of());
+  }
+
+  static JsonNode keep(TestServer sextant, String id) throws Exception {
+    return sextant.data("mutation { r: keepEBPFNetworkProfiling(taskId: \"%s\") { status errorReason } }"
+        .formatted(id)).get("r");
+  }
+
+  /**
+   * Ages a task as time would: it started, was created and last updated {@code millis} ago (a network
+   * task is extended only in its last minute). Returns the new start time.
+   */
+  static long age(TestServer sextant, String id, long millis) {
+    ManagedDocument doc = sextant.server.storage().management().get(ProfilingTasks.KIND, id).orElseThrow();
+    ProfilingTask task = ProfilingTasks.fromDocument(doc);
+    long aged = System.currentTimeMillis() - millis;
+    ProfilingTask old = new ProfilingTask(task.taskId(), task.serviceId(), task.instanceId(), task.processId(),
+        task.processLabels(), task.targetType(), task.triggerType(), aged, task.fixedTriggerDurationSeconds(),
+        aged, aged, task.extensionConfigJson(), task.causes());
+    sextant.server.storage().management().put(ProfilingTasks.KIND, id, ProfilingTasks.encode(old), doc.version());
+    return aged;
+  }
+
+  /** Each tree as "id|parentId|symbol|stackType|dumpCount" lines. */
+  static List<List<String>> trees(TestServer sextant, String scheduleId, long from, long to, String type)
+      throws Exception {
+    JsonNode a = sextant.data("""
+        { a: analysisEBPFProfilingResult(scheduleIdList: ["%s"], timeRanges: [{start: %d, end: %d}],
+          aggregateType: %s) { tip trees { elements { id parentId symbol stackType dumpCount } } } }"""
+        .formatted(scheduleId, from, to, type)).get("a");
+    assertThat(a.get("tip").isNull()).isTrue();
+    List<List<String>> out = new ArrayList<>();
+    for (JsonNode tree : a.get("trees")) {
+      List<String> lines = new ArrayList<>();
+      for (JsonNode e : tree.get("elements")) {
+        lines.add(e.get("id").asText() + "|" + e.get("parentId").asText() + "|" + e.get("symbol").asText() + "|"
+            + e.get("stackType").asText() + "|" + e.get("dumpCount").asLong());
+      }
+      out.add(lines);
+    }
+    return out;
   }
 }

@@ -19,7 +19,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.grpc.Status;
 import io.sextant.api.ebpf.ProfilingTask;
 import io.sextant.api.ebpf.ProfilingTasks;
-import io.sextant.api.storage.ManagedDocument;
 import io.sextant.api.storage.ProcessMeta;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -120,13 +119,7 @@ class ProfilingEndToEndTest extends ProfilingEndToEnd {
     assertThat(commands(poll(sextant, agent, seen))).isEmpty();
 
     // Nine minutes and fifty seconds later (the task document aged as time would age it) it is extended.
-    ManagedDocument doc = sextant.server.storage().management().get(ProfilingTasks.KIND, id).orElseThrow();
-    ProfilingTask task = ProfilingTasks.fromDocument(doc);
-    long aged = System.currentTimeMillis() - 590_000;
-    ProfilingTask old = new ProfilingTask(task.taskId(), task.serviceId(), task.instanceId(), task.processId(),
-        task.processLabels(), task.targetType(), task.triggerType(), aged, task.fixedTriggerDurationSeconds(),
-        aged, aged, task.extensionConfigJson(), task.causes());
-    sextant.server.storage().management().put(ProfilingTasks.KIND, id, ProfilingTasks.encode(old), doc.version());
+    long aged = age(sextant, id, 590_000);
     JsonNode kept = keep(id);
     assertThat(kept.get("status").asBoolean()).as(kept.toString()).isTrue();
     List<Command> again = commands(poll(sextant, agent, aged));
@@ -302,8 +295,7 @@ class ProfilingEndToEndTest extends ProfilingEndToEnd {
   }
 
   private JsonNode keep(String id) throws Exception {
-    return sextant.data("mutation { r: keepEBPFNetworkProfiling(taskId: \"%s\") { status errorReason } }"
-        .formatted(id)).get("r");
+    return keep(sextant, id);
   }
 
   private double rejected(String reason) {
@@ -312,22 +304,7 @@ class ProfilingEndToEndTest extends ProfilingEndToEnd {
     return c == null ? 0 : c.count();
   }
 
-  /** Each tree as "id|parentId|symbol|stackType|dumpCount" lines. */
   private List<List<String>> trees(String scheduleId, long from, long to, String type) throws Exception {
-    JsonNode a = sextant.data("""
-        { a: analysisEBPFProfilingResult(scheduleIdList: ["%s"], timeRanges: [{start: %d, end: %d}],
-          aggregateType: %s) { tip trees { elements { id parentId symbol stackType dumpCount } } } }"""
-        .formatted(scheduleId, from, to, type)).get("a");
-    assertThat(a.get("tip").isNull()).isTrue();
-    List<List<String>> out = new ArrayList<>();
-    for (JsonNode tree : a.get("trees")) {
-      List<String> lines = new ArrayList<>();
-      for (JsonNode e : tree.get("elements")) {
-        lines.add(e.get("id").asText() + "|" + e.get("parentId").asText() + "|" + e.get("symbol").asText() + "|"
-            + e.get("stackType").asText() + "|" + e.get("dumpCount").asLong());
-      }
-      out.add(lines);
-    }
-    return out;
+    return trees(sextant, scheduleId, from, to, type);
   }
 }

@@ -194,15 +194,25 @@ abstract class RoverNetworkEndToEnd {
   // --- reading
 
   private String duration() {
+    return minute(time);
+  }
+
+  /** A one-minute duration: the minute of {@code time}. */
+  static String minute(long time) {
     String m = MINUTE.format(Instant.ofEpochMilli(time));
     return "{start: \"" + m + "\", end: \"" + m + "\", step: MINUTE}";
   }
 
-  /** The topology, waiting (a few seconds at most) for the virtual processes the receiver writes. */
   JsonNode topology(String instanceId, int expectedNodes) throws Exception {
+    return topology(sextant, instanceId, duration(), expectedNodes);
+  }
+
+  /** The topology, waiting (a few seconds at most) for the virtual processes the receiver writes. */
+  static JsonNode topology(TestServer sextant, String instanceId, String duration, int expectedNodes)
+      throws Exception {
     JsonNode t = null;
     for (int i = 0; i < 50; i++) {
-      t = sextant.data("{ t: getProcessTopology(serviceInstanceId: \"" + instanceId + "\", duration: " + duration()
+      t = sextant.data("{ t: getProcessTopology(serviceInstanceId: \"" + instanceId + "\", duration: " + duration
           + ") { nodes { id name serviceId serviceName serviceInstanceId serviceInstanceName isReal } "
           + "calls { id source target detectPoints sourceComponents targetComponents } } }").get("t");
       if (t.get("nodes").size() >= expectedNodes) {
@@ -250,10 +260,15 @@ abstract class RoverNetworkEndToEnd {
         + destProcess + "\"";
   }
 
-  /** type, then each series as labels=values, e.g. {p=50}=[10]. */
   List<String> answer(String expression, String entity) throws Exception {
+    return answer(sextant, expression, entity, duration());
+  }
+
+  /** Each series as labels=values, e.g. {p=50}=[10]. */
+  static List<String> answer(TestServer sextant, String expression, String entity, String duration)
+      throws Exception {
     JsonNode r = sextant.data("{ r: execExpression(expression: \"" + expression + "\", entity: {" + entity
-        + "}, duration: " + duration() + ") { type error results { metric { labels { key value } } "
+        + "}, duration: " + duration + ") { type error results { metric { labels { key value } } "
         + "values { value } } } }").get("r");
     assertThat(r.get("error").isNull()).as("%s: %s", expression, r.get("error")).isTrue();
     List<String> out = new ArrayList<>();
@@ -281,12 +296,22 @@ abstract class RoverNetworkEndToEnd {
   }
 
   Status batch(List<MeterDataCollection> collections) throws Exception {
-    MeterReportServiceGrpc.MeterReportServiceStub stub = stub();
+    return batch(sextant, collections);
+  }
+
+  /** One {@code collectBatch} stream, as Rover opens one per flush. */
+  static Status batch(TestServer sextant, List<MeterDataCollection> collections) throws Exception {
+    MeterReportServiceGrpc.MeterReportServiceStub stub = GrpcClients.builder("http://127.0.0.1:" + sextant.grpcPort)
+        .build(MeterReportServiceGrpc.MeterReportServiceStub.class);
     return TestServer.clientStream(stub::collectBatch, collections);
   }
 
-  /** As Rover builds one: service, instance and time on the first meter only. */
   MeterDataCollection collection(String service, String instance, MeterData.Builder... meters) {
+    return collection(time, service, instance, meters);
+  }
+
+  /** As Rover builds one: service, instance and time on the first meter only. */
+  static MeterDataCollection collection(long time, String service, String instance, MeterData.Builder... meters) {
     MeterDataCollection.Builder c = MeterDataCollection.newBuilder();
     for (int i = 0; i < meters.length; i++) {
       if (i == 0) {

@@ -208,11 +208,12 @@ abstract class RoverProcessesEndToEnd {
     return last[0];
   }
 
-  private interface Check {
+  interface Check {
     boolean done() throws Exception;
   }
 
-  private static void await(Check check) throws Exception {
+  /** Waits (45 s at most) until the check holds: what a receiver wrote shows at the store's refresh. */
+  static void await(Check check) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(45);
     while (!check.done()) {
       if (System.nanoTime() > deadline) {
