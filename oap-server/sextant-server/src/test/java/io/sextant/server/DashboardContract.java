@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.envoyproxy.envoy.service.metrics.v3.MetricsServiceGrpc;
 import io.grpc.Status;
+import io.sextant.api.id.EntityIds;
 import io.sextant.server.DashboardProbes.Probe;
 import io.sextant.server.DashboardProbes.Use;
 import java.time.Instant;
@@ -338,6 +339,38 @@ abstract class DashboardContract {
       assertValue(relation, "top_n(sampled_status_4xx_trace_record,50,DES)", calls, "/reviews/404:20");
       assertValue(relation, "top_n(sampled_status_5xx_trace_record,50,DES)", calls, "/reviews/500:80");
     }
+  }
+
+  @Test
+  void theEbpfWidgetsOperationsAreServed() throws Exception {
+    String serviceId = EntityIds.serviceId(RoverDashboardTraffic.SERVICE, true);
+    String instanceId = EntityIds.instanceId(serviceId, RoverDashboardTraffic.POD);
+    long now = System.currentTimeMillis();
+    Map<String, Object> page = EbpfWidgetOperations.vars("start", MINUTE.format(Instant.ofEpochMilli(time)),
+        "end", MINUTE.format(Instant.ofEpochMilli(now)), "step", "MINUTE");
+
+    List<EbpfWidgetOperations.Answer> answers = new EbpfWidgetOperations(sextant)
+        .sendAll(serviceId, instanceId, RoverDashboardTraffic.APP_ID, page, now);
+
+    assertThat(answers.stream().filter(EbpfWidgetOperations.Answer::failed)
+        .map(a -> a.operation() + ": " + a.response().get("errors")).toList()).as("operations that failed").isEmpty();
+    Map<String, JsonNode> first = new HashMap<>();
+    answers.forEach(a -> first.putIfAbsent(a.operation(), a.response().path("data")));
+    assertThat(first.get("getProcesses").path("processes").findValuesAsText("label"))
+        .containsExactlyInAnyOrder("java", "envoy");
+    assertThat(first.get("queryProcess").path("process").path("label").asText()).isEqualTo("java");
+    assertThat(first.get("getCreateTaskData").path("createTaskData").path("couldProfiling").asBoolean()).isTrue();
+    String fixed = first.get("saveEBPFTask").path("createTaskData").path("id").asText();
+    assertThat(first.get("getEBPFTasks").path("queryEBPFTasks").findValuesAsText("taskId")).contains(fixed);
+    assertThat(first.get("aliveNetworkProfiling").path("keepEBPFNetworkProfiling").path("status").asBoolean())
+        .isTrue();
+    assertThat(first.get("getProcessTopology").path("topology").path("nodes").findValuesAsText("name"))
+        .containsExactlyInAnyOrder("java", "envoy");
+    assertThat(first.get("editStrategy").path("strategy").path("status").asBoolean()).isTrue();
+    JsonNode policies = first.get("getStrategyList").path("strategyList");
+    assertThat(policies).hasSize(1);
+    assertThat(policies.get(0).path("type").asText()).isEqualTo("ON_CPU");
+    assertThat(policies.get(0).path("checkItems").get(0).path("type").asText()).isEqualTo("PROCESS_CPU");
   }
 
   private void assertValue(String dashboard, String expression, String label, String expected) {
