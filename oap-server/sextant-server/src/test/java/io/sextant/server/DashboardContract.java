@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.envoyproxy.envoy.service.metrics.v3.MetricsServiceGrpc;
 import io.grpc.Status;
+import io.sextant.api.id.EntityIds;
 import io.sextant.server.DashboardProbes.Probe;
 import io.sextant.server.DashboardProbes.Use;
 import java.time.Instant;
@@ -26,7 +27,8 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The shipped dashboards against real traffic: the bookinfo mix over mesh telemetry (MESH) and one
- * sidecar's Envoy statistics over the metrics service (MESH_DP) go in over gRPC; then every
+ * sidecar's Envoy statistics over the metrics service (MESH_DP) and SkyWalking Rover's processes,
+ * meters and sampled requests of one pod ({@link RoverDashboardTraffic}) go in over gRPC; then every
  * expression of every shipped dashboard is evaluated over HTTP GraphQL with each entity the UI would
  * give it. None may fail, each must show the traffic for some entity, and the values we can know from
  * what was sent must be exact.
@@ -36,8 +38,10 @@ abstract class DashboardContract {
   private static final DateTimeFormatter MINUTE =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(ZoneOffset.UTC);
   private static final int FIELDS_PER_REQUEST = 24;
-  private static final Set<String> UNSERVED_WIDGETS = Set.of("Log", "Trace", "Profile", "Ebpf", "DemandLog",
-      "NetworkProfiling", "ContinuousProfiling", "ThirdPartyApp", "TaskTimeline");
+  private static final Set<String> UNSERVED_WIDGETS = Set.of("Log", "Trace", "Profile", "DemandLog", "ThirdPartyApp");
+  /** The eBPF widgets and the one entity whose dashboards booster-ui 10.1 lets them sit on. */
+  private static final Map<String, String> EBPF_WIDGET_ENTITY = Map.of("Ebpf", "Service", "ContinuousProfiling",
+      "Service", "NetworkProfiling", "ServiceInstance", "TaskTimeline", "Process");
   private TestServer sextant;
   private long time;
   private List<JsonNode> dashboards;
@@ -68,6 +72,7 @@ abstract class DashboardContract {
         .build(MetricsServiceGrpc.MetricsServiceStub.class);
     assertThat(TestServer.clientStream(envoy::streamMetrics, EnvoyProxyTraffic.snapshots(time)).getCode())
         .isEqualTo(Status.Code.OK);
+    RoverDashboardTraffic.send(sextant, time);
     sextant.flush();
     dashboards = ShippedDashboards.load();
     minute = evaluateAll(duration(time, time));
@@ -86,7 +91,7 @@ abstract class DashboardContract {
 
   @Test
   void theShippedDashboardsAreWellFormedAndLinkToEachOther() {
-    assertThat(dashboards).hasSize(10);
+    assertThat(dashboards).hasSize(13);
     Map<String, JsonNode> byName = new HashMap<>();
     Set<String> ids = new HashSet<>();
     Set<String> defaults = new HashSet<>();
@@ -99,7 +104,7 @@ abstract class DashboardContract {
       assertThat(c.path("id").asText()).isEqualTo(id);
       assertThat(c.path("layer").asText()).isIn("MESH", "MESH_DP");
       assertThat(c.path("entity").asText()).isIn("All", "Service", "ServiceInstance", "Endpoint",
-          "ServiceRelation", "ServiceInstanceRelation");
+          "ServiceRelation", "ServiceInstanceRelation", "Process", "ProcessRelation");
       assertThat(c.path("isRoot").isBoolean()).as(id).isTrue();
       assertThat(c.path("isDefault").isBoolean()).as(id).isTrue();
       assertThat(byName.put(c.path("name").asText(), c)).as("duplicate name in %s", id).isNull();
@@ -115,6 +120,11 @@ abstract class DashboardContract {
       for (JsonNode w : widgets) {
         assertThat(UNSERVED_WIDGETS).as("%s has a %s widget", id, w.path("type"))
             .doesNotContain(w.path("type").asText());
+        String onlyOn = EBPF_WIDGET_ENTITY.get(w.path("type").asText());
+        if (onlyOn != null) {
+          assertThat(c.path("entity").asText()).as("entity of %s with a %s widget", id, w.path("type"))
+              .isEqualTo(onlyOn);
+        }
       }
       boolean hasEvent = widgets.stream().anyMatch(w -> w.path("type").asText().equals("Event"));
       boolean serviceOrInstance = Set.of("Service", "ServiceInstance").contains(c.path("entity").asText());
@@ -130,6 +140,13 @@ abstract class DashboardContract {
           case "ServiceList" -> assertLink(byName, c, w.path("graph").path("dashboardName"), "Service");
           case "InstanceList" -> assertLink(byName, c, w.path("graph").path("dashboardName"), "ServiceInstance");
           case "EndpointList" -> assertLink(byName, c, w.path("graph").path("dashboardName"), "Endpoint");
+          default -> { }
+        }
+        // The eBPF widgets open a process (relation) dashboard of their layer by name.
+        switch (w.path("type").asText()) {
+          case "NetworkProfiling", "TaskTimeline" ->
+              assertLink(byName, c, w.path("linkDashboard"), "ProcessRelation");
+          case "ContinuousProfiling" -> assertLink(byName, c, w.path("processDashboardName"), "Process");
           default -> { }
         }
         if (w.path("type").asText().equals("Topology")) {
@@ -196,7 +213,8 @@ abstract class DashboardContract {
   @Test
   void rangeQueriesAnswerOnePointPerMinute() {
     for (Outcome o : range) {
-      if (o.type().equals("TIME_SERIES_VALUES")) {
+      // A labelled metric with no data for the entity has no series at all (SkyWalking's answer too).
+      if (o.type().equals("TIME_SERIES_VALUES") && !(o.points() == 0 && o.rendered().isEmpty())) {
         assertThat(o.points()).as(o.where()).isEqualTo(15);
       }
     }
@@ -292,6 +310,69 @@ abstract class DashboardContract {
         "100");
   }
 
+  @Test
+  void ebpfDashboardsShowWhatRoverSent() {
+    String process = "Sextant-Mesh-Process";
+    String at = RoverDashboardTraffic.PROCESS;
+    assertValue(process, "continuous_profiling_process_cpu/10000", at, "0.42");
+    assertValue(process, "continuous_profiling_process_thread_count", at, "17");
+    assertValue(process, "continuous_profiling_system_load/100", at, "1.5");
+    assertValue(process, "continuous_profiling_http_error_rate/100", at, "uri=/reviews/0 12.5");
+    assertValue(process, "continuous_profiling_http_avg_response_time", at, "uri=/reviews/0 45");
+    // The sidecar is a process of the same pod, with no continuous-profiling meters.
+    assertValue(process, "continuous_profiling_process_cpu/10000", "reviews/reviews-v1-0/envoy", "null");
+
+    for (String relation : List.of("Sextant-Mesh-Process-Relation", "Sextant-Mesh-DP-Process-Relation")) {
+      String calls = RoverDashboardTraffic.RELATION;
+      assertValue(relation, "process_relation_client_write_cpm", calls, "30");
+      assertValue(relation, "process_relation_client_write_total_bytes/1024", calls, "4");
+      assertValue(relation, "process_relation_client_write_avg_exe_time/1000000", calls, "2.5");
+      assertValue(relation, "process_relation_server_read_cpm", calls, "3");
+      assertValue(relation, "process_relation_client_write_rtt_time_percentile", calls,
+          "p=50 2048; p=70 2048; p=90 2048; p=99 2048");
+      assertValue(relation, "process_relation_http1_request_cpm", calls, "30");
+      assertValue(relation, "process_relation_http1_response_status_cpm", calls, "code=200 25; code=404 5");
+      assertValue(relation, "process_relation_http1_client_duration", calls, "12");
+      assertValue(relation, "process_relation_http1_request_package_size_percentile/1024", calls,
+          "p=50 2; p=70 2; p=90 2; p=99 2");
+      assertValue(relation, "top_n(sampled_slow_trace_record,50,DES)", calls, "/reviews/1:1200,/reviews/0:300");
+      assertValue(relation, "top_n(sampled_status_4xx_trace_record,50,DES)", calls, "/reviews/404:20");
+      assertValue(relation, "top_n(sampled_status_5xx_trace_record,50,DES)", calls, "/reviews/500:80");
+    }
+  }
+
+  @Test
+  void theEbpfWidgetsOperationsAreServed() throws Exception {
+    String serviceId = EntityIds.serviceId(RoverDashboardTraffic.SERVICE, true);
+    String instanceId = EntityIds.instanceId(serviceId, RoverDashboardTraffic.POD);
+    long now = System.currentTimeMillis();
+    Map<String, Object> page = EbpfWidgetOperations.vars("start", MINUTE.format(Instant.ofEpochMilli(time)),
+        "end", MINUTE.format(Instant.ofEpochMilli(now)), "step", "MINUTE");
+
+    List<EbpfWidgetOperations.Answer> answers = new EbpfWidgetOperations(sextant)
+        .sendAll(serviceId, instanceId, RoverDashboardTraffic.APP_ID, page, now);
+
+    assertThat(answers.stream().filter(EbpfWidgetOperations.Answer::failed)
+        .map(a -> a.operation() + ": " + a.response().get("errors")).toList()).as("operations that failed").isEmpty();
+    Map<String, JsonNode> first = new HashMap<>();
+    answers.forEach(a -> first.putIfAbsent(a.operation(), a.response().path("data")));
+    assertThat(first.get("getProcesses").path("processes").findValuesAsText("label"))
+        .containsExactlyInAnyOrder("java", "envoy");
+    assertThat(first.get("queryProcess").path("process").path("label").asText()).isEqualTo("java");
+    assertThat(first.get("getCreateTaskData").path("createTaskData").path("couldProfiling").asBoolean()).isTrue();
+    String fixed = first.get("saveEBPFTask").path("createTaskData").path("id").asText();
+    assertThat(first.get("getEBPFTasks").path("queryEBPFTasks").findValuesAsText("taskId")).contains(fixed);
+    assertThat(first.get("aliveNetworkProfiling").path("keepEBPFNetworkProfiling").path("status").asBoolean())
+        .isTrue();
+    assertThat(first.get("getProcessTopology").path("topology").path("nodes").findValuesAsText("name"))
+        .containsExactlyInAnyOrder("java", "envoy");
+    assertThat(first.get("editStrategy").path("strategy").path("status").asBoolean()).isTrue();
+    JsonNode policies = first.get("getStrategyList").path("strategyList");
+    assertThat(policies).hasSize(1);
+    assertThat(policies.get(0).path("type").asText()).isEqualTo("ON_CPU");
+    assertThat(policies.get(0).path("checkItems").get(0).path("type").asText()).isEqualTo("PROCESS_CPU");
+  }
+
   private void assertValue(String dashboard, String expression, String label, String expected) {
     assertThat(value(minute, dashboard, expression, label))
         .as("%s: %s @ %s", dashboard, expression, label).isEqualTo(expected);
@@ -314,11 +395,16 @@ abstract class DashboardContract {
   // ---- evaluation: the entities the UI would use, and the requests it would send ----
 
   private List<Outcome> evaluateAll(String duration) throws Exception {
+    // Rover registers its processes at the collector's clock (now) while the traffic is a few minutes
+    // old: the processes are listed over a window from the traffic to now, as the UI's last-minutes
+    // window holds both.
+    String listing = duration(time, System.currentTimeMillis() + 60_000L);
     List<Outcome> out = new ArrayList<>();
     Map<String, Entities> byLayer = new HashMap<>();
     for (JsonNode d : dashboards) {
       JsonNode c = d.path("configuration");
-      Entities entities = byLayer.computeIfAbsent(c.path("layer").asText(), layer -> new Entities(layer, duration));
+      Entities entities = byLayer.computeIfAbsent(c.path("layer").asText(),
+          layer -> new Entities(layer, duration, listing));
       List<Object[]> work = new ArrayList<>();
       for (Probe p : DashboardProbes.of(c)) {
         for (Target t : entities.targets(c.path("entity").asText(), p.use())) {
@@ -384,11 +470,13 @@ abstract class DashboardContract {
   private final class Entities {
     private final String layer;
     private final String duration;
+    private final String listing;
     private final Map<String, List<Target>> known = new HashMap<>();
 
-    Entities(String layer, String duration) {
+    Entities(String layer, String duration, String listing) {
       this.layer = layer;
       this.duration = duration;
+      this.listing = listing;
     }
 
     List<Target> targets(String dashboardEntity, Use use) throws Exception {
@@ -460,9 +548,75 @@ abstract class DashboardContract {
             out.addAll(topologyTargets(topo, Use.TOPOLOGY_SERVER_CALL, true));
           }
         }
+        case "Process" -> {
+          for (JsonNode s : services()) {
+            for (JsonNode i : instances(s)) {
+              JsonNode list = sextant.data("{ listProcesses(duration: " + listing + ", instanceId: \""
+                  + i.path("id").asText() + "\") { name } }").path("listProcesses");
+              for (JsonNode p : list) {
+                out.add(new Target(s.path("name").asText() + "/" + i.path("name").asText() + "/"
+                    + p.path("name").asText(), process(s.path("name").asText(), s.path("normal").asBoolean(),
+                    i.path("name").asText(), p.path("name").asText(), "")));
+              }
+            }
+          }
+        }
+        case "ProcessRelation" -> {
+          for (JsonNode s : services()) {
+            for (JsonNode i : instances(s)) {
+              out.addAll(processCalls(s, i.path("id").asText()));
+            }
+          }
+        }
         default -> throw new AssertionError("no entities for dashboard entity " + entity);
       }
       return distinct(out);
+    }
+
+    private JsonNode instances(JsonNode service) throws Exception {
+      return sextant.data("{ listInstances(duration: " + listing + ", serviceId: \"" + service.path("id").asText()
+          + "\") { id name } }").path("listInstances");
+    }
+
+    /**
+     * The calls of an instance's process topology (the NetworkProfiling widget), as the relation
+     * dashboard it opens gives them: both ends by service, instance and process name, normal as the
+     * selected service's (the UI's destination service is the same service).
+     */
+    private List<Target> processCalls(JsonNode service, String instanceId) throws Exception {
+      JsonNode topo = sextant.data("{ t: getProcessTopology(serviceInstanceId: \"" + instanceId + "\", duration: "
+          + duration + ") { nodes { id name serviceName serviceInstanceName } calls { source target } } }")
+          .path("t");
+      Map<String, JsonNode> nodes = new HashMap<>();
+      topo.path("nodes").forEach(n -> nodes.put(n.path("id").asText(), n));
+      List<Target> out = new ArrayList<>();
+      boolean normal = service.path("normal").asBoolean();
+      for (JsonNode call : topo.path("calls")) {
+        JsonNode from = nodes.get(call.path("source").asText());
+        JsonNode to = nodes.get(call.path("target").asText());
+        out.add(new Target(processLabel(from) + "->" + processLabel(to),
+            process(from, normal, "") + ", " + process(to, normal, "dest")));
+      }
+      return out;
+    }
+
+    private static String processLabel(JsonNode node) {
+      return node.path("serviceName").asText() + "/" + node.path("serviceInstanceName").asText() + "/"
+          + node.path("name").asText();
+    }
+
+    /** A process as the MQE entity names it, or the destination one with {@code prefix} "dest". */
+    private String process(JsonNode node, boolean normal, String prefix) {
+      return process(node.path("serviceName").asText(), normal, node.path("serviceInstanceName").asText(),
+          node.path("name").asText(), prefix);
+    }
+
+    private String process(String service, boolean normal, String instance, String process, String prefix) {
+      boolean dest = !prefix.isEmpty();
+      return (dest ? "destServiceName: " : "serviceName: ") + quote(service)
+          + (dest ? ", destNormal: " : ", normal: ") + normal
+          + (dest ? ", destServiceInstanceName: " : ", serviceInstanceName: ") + quote(instance)
+          + (dest ? ", destProcessName: " : ", processName: ") + quote(process);
     }
 
     private JsonNode services() throws Exception {

@@ -72,9 +72,15 @@ final class TestServer implements AutoCloseable {
 
   /** POSTs a GraphQL query and returns the whole response ({@code data}, {@code errors}). */
   JsonNode graphql(String query) throws Exception {
+    return graphql(query, Map.of());
+  }
+
+  /** A request as the UI sends one: an operation and its variables. */
+  JsonNode graphql(String query, Map<String, Object> variables) throws Exception {
     HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/graphql"))
         .header("content-type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("query", query))))
+        .POST(HttpRequest.BodyPublishers.ofString(
+            JSON.writeValueAsString(Map.of("query", query, "variables", variables))))
         .build();
     HttpResponse<String> res = http.send(req, HttpResponse.BodyHandlers.ofString());
     return JSON.readTree(res.body());
