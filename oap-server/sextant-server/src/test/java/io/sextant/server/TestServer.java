@@ -44,6 +44,7 @@ final class TestServer implements AutoCloseable {
         "core.flushIntervalMillis", "200",
         "server.shutdownGraceSeconds", "0",
         "core.rollupIntervalMillis", "0"));
+    all.put("server.drainReadinessSeconds", "0");
     all.putAll(overrides);
     server = new SextantServer(SextantConfig.defaults().with(all)).start();
   }

@@ -16,6 +16,7 @@ import io.sextant.core.metric.EncodedState;
 import io.sextant.core.metric.MetricDefinition;
 import io.sextant.core.metric.MetricGroup;
 import io.sextant.core.topology.EntityRegistry;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -42,7 +43,6 @@ public final class Flusher implements Component {
   private static final int MAX_SEEN_CACHE = 500_000;
   /** Warnings about failed writes and drops are logged at most this often. */
   private static final long WARN_INTERVAL_MILLIS = 30_000;
-  private static final int SHUTDOWN_WRITE_ATTEMPTS = 5;
 
   private final Aggregator aggregator;
   private final StorageComponent storage;
@@ -314,18 +314,28 @@ public final class Flusher implements Component {
   /** Stops the schedule and writes everything accepted so far, closing every open bucket. */
   @Override
   public void close() {
+    close(Duration.ofSeconds(30));
+  }
+
+  /**
+   * Stops the schedule and writes everything accepted so far, closing every open bucket, retrying
+   * failed writes until {@code budget} is spent. Returns the partial rows that could not be
+   * written (0 when everything was); a second call returns 0 at once.
+   */
+  public int close(Duration budget) {
     if (closed) {
-      return;
+      return 0;
     }
     closed = true;
+    long deadline = System.nanoTime() + budget.toNanos();
     collector.shutdown();
     writer.shutdown();
     try {
-      collector.awaitTermination(10, TimeUnit.SECONDS);
-      writer.awaitTermination(10, TimeUnit.SECONDS);
+      collector.awaitTermination(remainingMillis(deadline), TimeUnit.MILLISECONDS);
+      writer.awaitTermination(remainingMillis(deadline), TimeUnit.MILLISECONDS);
       flush(true);
-      for (int attempt = 1; attempt < SHUTDOWN_WRITE_ATTEMPTS && pendingCount > 0; attempt++) {
-        Thread.sleep(1000);
+      while (pendingCount > 0 && remainingMillis(deadline) > 0) {
+        Thread.sleep(Math.min(1000, remainingMillis(deadline)));
         write();
       }
     } catch (InterruptedException e) {
@@ -334,5 +344,15 @@ public final class Flusher implements Component {
     if (pendingCount > 0) {
       LOG.error("{} partial rows could not be written before shutdown and are lost", pendingCount);
     }
+    return pendingCount;
+  }
+
+  private static long remainingMillis(long deadlineNanos) {
+    return Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
+  }
+
+  /** Partial rows collected but not yet written. */
+  public int pendingPartials() {
+    return pendingCount;
   }
 }

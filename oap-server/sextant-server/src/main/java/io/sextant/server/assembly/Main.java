@@ -28,6 +28,6 @@ public final class Main {
       return;
     }
     SextantServer server = new SextantServer(config).start();
-    Runtime.getRuntime().addShutdownHook(new Thread(server::close, "sextant-shutdown"));
+    Runtime.getRuntime().addShutdownHook(new Thread(server::drain, "sextant-shutdown"));
   }
 }

@@ -46,11 +46,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -248,7 +250,28 @@ public final class SextantServer implements AutoCloseable {
     return flusher;
   }
 
-  /** Stops taking traffic, then writes everything accepted, then closes storage. Idempotent. */
+  /**
+   * The SIGTERM path: readiness goes false first and the server keeps serving for
+   * {@code server.drainReadinessSeconds}, so Kubernetes (and gRPC health checkers) stop routing
+   * new streams here before any is refused; then {@link #close()}.
+   */
+  public void drain() {
+    int readinessSeconds = config.integer("server.drainReadinessSeconds");
+    ready = false;
+    LOG.info("draining: not ready; serving {} s more so balancers stop routing here", readinessSeconds);
+    try {
+      Thread.sleep(readinessSeconds * 1000L);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    close();
+  }
+
+  /**
+   * Stops taking traffic (new requests refused, in-flight streams get {@code server.shutdownGraceSeconds}
+   * and are then ended, so clients reconnect elsewhere), then writes everything accepted within
+   * {@code server.drainTimeoutSeconds}, then closes storage. Idempotent.
+   */
   @Override
   public synchronized void close() {
     if (closed) {
@@ -266,8 +289,41 @@ public final class SextantServer implements AutoCloseable {
     for (int i = receivers.size() - 1; i >= 0; i--) {
       receivers.get(i).close();
     }
-    flusher.close();
+    boolean allWritten = writeAccepted(Duration.ofSeconds(config.integer("server.drainTimeoutSeconds")));
     storage.close();
-    LOG.info("Sextant stopped; everything accepted was flushed");
+    LOG.info(allWritten ? "Sextant stopped; everything accepted was written"
+        : "Sextant stopped; some accepted data was not written (see the warning above)");
+  }
+
+  /**
+   * Runs the flusher's final write on its own thread so that a store that hangs cannot hold the
+   * stop past the timeout; what is left then is counted and logged.
+   */
+  private boolean writeAccepted(Duration timeout) {
+    CompletableFuture<Integer> left = CompletableFuture.supplyAsync(() -> flusher.close(timeout), runnable -> {
+      Thread t = new Thread(runnable, "sextant-drain");
+      t.setDaemon(true);
+      t.start();
+    });
+    int unwritten;
+    try {
+      // A little beyond the flusher's own budget: it stops retrying at the timeout by itself.
+      unwritten = left.get(timeout.toMillis() + 2000, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      unwritten = -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      unwritten = -1;
+    } catch (ExecutionException e) {
+      LOG.error("writing what was accepted failed", e.getCause());
+      unwritten = -1;
+    }
+    if (unwritten == 0) {
+      return true;
+    }
+    LOG.warn("drain timeout (server.drainTimeoutSeconds={}) reached: {} partial rows not written and {} "
+        + "accumulators still open are lost{}", timeout.toSeconds(), Math.max(unwritten, flusher.pendingPartials()),
+        aggregator.openAccumulators(), unwritten < 0 ? " (a storage write was still in progress)" : "");
+    return false;
   }
 }

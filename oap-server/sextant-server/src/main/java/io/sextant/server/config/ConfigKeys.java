@@ -24,6 +24,10 @@ public final class ConfigKeys {
       integer("server.maxHttpRequestBytes", 1024 * 1024, 1024, 64 * 1024 * 1024, "largest HTTP request body"),
       integer("server.requestTimeoutSeconds", 30, 1, 3600, "timeout of one GraphQL request"),
       integer("server.shutdownGraceSeconds", 5, 0, 300, "how long in-flight requests may finish on shutdown"),
+      integer("server.drainReadinessSeconds", 5, 0, 300,
+          "on SIGTERM, how long /readyz answers 503 while still serving, before streams are ended"),
+      integer("server.drainTimeoutSeconds", 30, 1, 3600,
+          "on stop, how long writing what was accepted may take; what is left is counted and logged"),
 
       string("core.collectorId", defaultCollectorId(), "this collector's id, tagged on every partial it writes"),
       string("core.timezone", ZoneId.systemDefault().getId(), "time zone of time buckets and query durations"),
