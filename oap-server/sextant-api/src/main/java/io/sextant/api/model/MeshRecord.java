@@ -29,11 +29,21 @@ public sealed interface MeshRecord permits CallRecord, FlowRecord, SampleRecord,
     return "";
   }
 
-  long internalRequestLatencyNanos();
+  /** The proxy's own latency (mesh telemetry); 0 for kinds that carry none (statistics, Rover's meters). */
+  default long internalRequestLatencyNanos() {
+    return 0;
+  }
 
-  long internalResponseLatencyNanos();
+  default long internalResponseLatencyNanos() {
+    return 0;
+  }
 
-  Map<String, String> sourceInstanceProperties();
+  /** The instances' reported properties; empty for kinds that carry none. */
+  default Map<String, String> sourceInstanceProperties() {
+    return Map.of();
+  }
 
-  Map<String, String> destInstanceProperties();
+  default Map<String, String> destInstanceProperties() {
+    return Map.of();
+  }
 }

@@ -1,6 +1,5 @@
 package io.sextant.api.model;
 
-import java.util.Map;
 
 /**
  * One value of SkyWalking Rover's meters, already mapped by the rule table to a metric name: a
@@ -46,25 +45,5 @@ public record ProcessSampleRecord(
   @Override
   public String destInstance() {
     return instance;
-  }
-
-  @Override
-  public long internalRequestLatencyNanos() {
-    return 0;
-  }
-
-  @Override
-  public long internalResponseLatencyNanos() {
-    return 0;
-  }
-
-  @Override
-  public Map<String, String> sourceInstanceProperties() {
-    return Map.of();
-  }
-
-  @Override
-  public Map<String, String> destInstanceProperties() {
-    return Map.of();
   }
 }

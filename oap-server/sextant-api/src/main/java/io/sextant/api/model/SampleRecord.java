@@ -1,6 +1,5 @@
 package io.sextant.api.model;
 
-import java.util.Map;
 
 /**
  * One value of a proxy's own statistics (Envoy's metrics service), already mapped to a SkyWalking
@@ -20,25 +19,4 @@ public record SampleRecord(
     String metric,
     String label,
     long value)
-    implements MeshRecord {
-
-  @Override
-  public long internalRequestLatencyNanos() {
-    return 0;
-  }
-
-  @Override
-  public long internalResponseLatencyNanos() {
-    return 0;
-  }
-
-  @Override
-  public Map<String, String> sourceInstanceProperties() {
-    return Map.of();
-  }
-
-  @Override
-  public Map<String, String> destInstanceProperties() {
-    return Map.of();
-  }
-}
+    implements MeshRecord {}

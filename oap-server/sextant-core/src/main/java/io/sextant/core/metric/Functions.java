@@ -60,6 +60,32 @@ public final class Functions {
   }
 
   /** The state shared by sums and means: the field's total and the number of records. */
+  /** A percentile function: one value per rank, labelled {@code p} with the ranks. */
+  private abstract static class Percentiles implements AggregateFunction {
+    private final List<String> labels;
+    private final String name;
+
+    Percentiles(List<String> labels, String name) {
+      this.labels = labels;
+      this.name = name;
+    }
+
+    @Override
+    public String labelKey() {
+      return "p";
+    }
+
+    @Override
+    public List<String> labelValues() {
+      return labels;
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+  }
+
   private abstract static class SumAndCount implements AggregateFunction {
     private final ToLongFunction<MeshRecord> field;
     private final String name;
@@ -200,7 +226,7 @@ public final class Functions {
   public static AggregateFunction percentile(ToLongFunction<MeshRecord> field) {
     List<String> labels = List.of("50", "75", "90", "95", "99");
     double[] ranks = {0.50, 0.75, 0.90, 0.95, 0.99};
-    return new AggregateFunction() {
+    return new Percentiles(labels, "percentile") {
       @Override
       public void add(MetricState s, MeshRecord r) {
         if (s.sketch == null) {
@@ -228,20 +254,6 @@ public final class Functions {
         return Math.round(s.sketch.getValueAtQuantile(ranks[label]));
       }
 
-      @Override
-      public String labelKey() {
-        return "p";
-      }
-
-      @Override
-      public List<String> labelValues() {
-        return labels;
-      }
-
-      @Override
-      public String name() {
-        return "percentile";
-      }
     };
   }
 
@@ -264,7 +276,7 @@ public final class Functions {
       ToLongFunction<MeshRecord> count) {
     List<String> labels = ranks.stream().map(String::valueOf).toList();
     int[] rankArray = ranks.stream().mapToInt(Integer::intValue).toArray();
-    return new AggregateFunction() {
+    return new Percentiles(labels, "histogramPercentile") {
       @Override
       public void add(MetricState s, MeshRecord r) {
         if (s.buckets == null) {
@@ -289,20 +301,6 @@ public final class Functions {
         return s.buckets == null || s.buckets.isEmpty() ? null : s.buckets.percentile(rankArray[label]);
       }
 
-      @Override
-      public String labelKey() {
-        return "p";
-      }
-
-      @Override
-      public List<String> labelValues() {
-        return labels;
-      }
-
-      @Override
-      public String name() {
-        return "histogramPercentile";
-      }
     };
   }
 }
