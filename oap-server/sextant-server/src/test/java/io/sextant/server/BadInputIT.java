@@ -2,6 +2,7 @@ package io.sextant.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.grpc.Status;
 import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
@@ -11,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.skywalking.apm.network.common.v3.DetectPoint;
+import org.apache.skywalking.apm.network.ebpf.accesslog.v3.EBPFAccessLogMessage;
+import org.apache.skywalking.apm.network.ebpf.accesslog.v3.EBPFAccessLogServiceGrpc;
 import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetric;
 import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetrics;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
@@ -133,5 +136,17 @@ class BadInputIT {
     assertThat(status.getDescription()).contains("time_range");
     sextant.flush();
     assertThat(cpm()).isEqualTo(1);
+  }
+
+  @Test
+  void aCallToAServiceSextantDoesNotServeAnswersUnimplementedAndIsCounted() throws Exception {
+    // Rover calls this when access-log collection is on; Sextant does not serve it.
+    EBPFAccessLogServiceGrpc.EBPFAccessLogServiceStub stub = GrpcClients
+        .builder("http://127.0.0.1:" + sextant.grpcPort).build(EBPFAccessLogServiceGrpc.EBPFAccessLogServiceStub.class);
+    Status status = TestServer.clientStream(stub::collect, List.of(EBPFAccessLogMessage.getDefaultInstance()));
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+    assertThat(status.getDescription()).isEqualTo("Sextant does not serve skywalking.v3.EBPFAccessLogService/collect");
+    assertThat(sextant.get("/metrics")).contains(
+        "sextant_grpc_streams_total{method=\"unserved\",status=\"UNIMPLEMENTED\"} 1.0");
   }
 }

@@ -152,6 +152,8 @@ public final class SextantServer implements AutoCloseable {
           log.responseCause(), log.responseTrailers().get("grpc-status"), log.responseHeaders().get("grpc-status")));
       return delegate.serve(ctx, req);
     });
+    // Anything else on the gRPC port: UNIMPLEMENTED naming the method, counted, instead of a 404.
+    sb.virtualHost(grpcPort).serviceUnder("/", new UnservedGrpcCalls(registry));
     sb.virtualHost(httpPort)
         .service("/graphql", new GraphqlHttpService(graphql, registry))
         .service("/metrics", (ctx, req) -> HttpResponse.of(HttpStatus.OK,

@@ -1,0 +1,65 @@
+package io.sextant.server.assembly;
+
+import com.linecorp.armeria.common.HttpResponse;
+import com.linecorp.armeria.common.HttpStatus;
+import com.linecorp.armeria.common.MediaType;
+import com.linecorp.armeria.common.ResponseHeaders;
+import com.linecorp.armeria.server.HttpService;
+import com.linecorp.armeria.server.ServiceRequestContext;
+import io.grpc.Status;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Answers a gRPC call to a service or method Sextant does not serve (e.g. Rover's
+ * {@code EBPFAccessLogService}) with {@code UNIMPLEMENTED} naming it, as a gRPC server does, instead
+ * of a bare HTTP 404 that clients report as a transport error. Counted under one method tag, since
+ * the path is the client's choice; the path is logged at most once a minute.
+ */
+final class UnservedGrpcCalls implements HttpService {
+  private static final Logger LOG = LoggerFactory.getLogger(UnservedGrpcCalls.class);
+  private static final long LOG_INTERVAL_MILLIS = 60_000;
+  private static final MediaType GRPC = MediaType.parse("application/grpc");
+
+  private final Counter unserved;
+  private final AtomicLong lastLog = new AtomicLong(Long.MIN_VALUE / 2);
+
+  UnservedGrpcCalls(MeterRegistry registry) {
+    this.unserved = registry.counter("sextant_grpc_streams", "method", "unserved", "status",
+        Status.Code.UNIMPLEMENTED.name());
+  }
+
+  @Override
+  public HttpResponse serve(ServiceRequestContext ctx, com.linecorp.armeria.common.HttpRequest req) {
+    unserved.increment();
+    String path = ctx.path();
+    long now = System.currentTimeMillis();
+    long last = lastLog.get();
+    if (now - last >= LOG_INTERVAL_MILLIS && lastLog.compareAndSet(last, now)) {
+      LOG.warn("a client called {}, which Sextant does not serve (answered UNIMPLEMENTED; logged once a minute)",
+          path);
+    }
+    // Trailers-only response: status and message in the headers, no body.
+    return HttpResponse.of(ResponseHeaders.builder(HttpStatus.OK)
+        .contentType(GRPC)
+        .add("grpc-status", Integer.toString(Status.Code.UNIMPLEMENTED.value()))
+        .add("grpc-message", percentEncode("Sextant does not serve " + path.substring(1)))
+        .build());
+  }
+
+  /** grpc-message is percent-encoded outside printable ASCII (and '%' itself). */
+  private static String percentEncode(String message) {
+    StringBuilder out = new StringBuilder(message.length());
+    for (byte b : message.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+      if (b >= 0x20 && b < 0x7f && b != '%') {
+        out.append((char) b);
+      } else {
+        out.append('%').append(String.format("%02X", b & 0xff));
+      }
+    }
+    return out.toString();
+  }
+}
