@@ -71,9 +71,9 @@ final class CollectorProcess implements AutoCloseable {
     return process.isAlive();
   }
 
-  /** Waits until {@code /readyz} answers 200; fails with the collector's log if it dies or takes 60 s. */
+  /** Waits until {@code /readyz} answers 200; fails with the collector's log if it dies or takes 120 s. */
   CollectorProcess awaitReady() throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
         throw new AssertionError("collector " + collectorId + " died: " + logText());
@@ -87,7 +87,7 @@ final class CollectorProcess implements AutoCloseable {
       }
       Thread.sleep(200);
     }
-    throw new AssertionError("collector " + collectorId + " not ready in 60 s: " + logText());
+    throw new AssertionError("collector " + collectorId + " not ready in 120 s: " + logText());
   }
 
   /** The status of {@code /readyz}; an IOException once the port is closed. */
@@ -150,8 +150,12 @@ final class CollectorProcess implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     process.destroyForcibly();
-    process.waitFor(10, TimeUnit.SECONDS);
+    try {
+      process.waitFor(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -17,6 +17,7 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -46,6 +47,7 @@ class CollectorsComingAndGoingIT {
     long from = System.currentTimeMillis();
     List<CollectorProcess> live = new CopyOnWriteArrayList<>(startAll(prefix, "a-1", "b-1", "c-1"));
     List<CollectorProcess> gone = new ArrayList<>();
+    Map<String, Long> sigterms = new ConcurrentHashMap<>();
     try (RoundRobinMeshClient client = client(live)) {
       Thread.sleep(3000);
       for (String next : List.of("a-2", "b-2", "c-2")) {
@@ -55,12 +57,19 @@ class CollectorsComingAndGoingIT {
         CollectorProcess old = live.get(0);
         live.add(fresh);
         live.remove(old);
+        sigterms.put(old.grpcAddress(), System.nanoTime());
         drain(old);
         gone.add(old);
         Thread.sleep(2000);
       }
       List<StreamResult> results = client.stop();
       assertExact("rolling upgrade", live, gone, results, from);
+      // The drain ends a stream right after the readiness period (1 s), not after the grace period.
+      List<Long> endAfterSigterm = results.stream().filter(StreamResult::handledKnown)
+          .map(r -> TimeUnit.NANOSECONDS.toMillis(r.endNanos() - sigterms.get(r.address()))).sorted().toList();
+      System.out.printf("rolling upgrade: drained streams ended %s ms after their collector's SIGTERM%n",
+          endAfterSigterm);
+      assertThat(endAfterSigterm).allMatch(ms -> ms >= 1000 && ms < 6000);
     } finally {
       closeAll(live);
     }
@@ -75,7 +84,7 @@ class CollectorsComingAndGoingIT {
     try (RoundRobinMeshClient client = client(live)) {
       Thread.sleep(3000);
       live.addAll(startAll(prefix, "s-2", "s-3"));
-      Thread.sleep(4000);
+      Thread.sleep(6000); // each sidecar's next stream goes to the next address
       List<CollectorProcess> leaving = List.copyOf(live.subList(1, 3));
       live.removeAll(leaving);
       leaving.forEach(CollectorProcess::terminate); // both at once, as a scale-down deletes its pods
@@ -257,8 +266,9 @@ class CollectorsComingAndGoingIT {
   }
 
   private static RoundRobinMeshClient client(List<CollectorProcess> live) {
-    // 3 sidecars, 50 messages of 10 records a second each, a stream per second: 1,500 records/s.
-    return new RoundRobinMeshClient(() -> live.stream().map(CollectorProcess::grpcAddress).toList(), 3, 50,
+    // 3 sidecars, up to 50 messages of 10 records a second each (1,500 records/s), a new stream every 4 s
+    // (longer than the drain's readiness period, so the drain ends streams).
+    return new RoundRobinMeshClient(() -> live.stream().map(CollectorProcess::grpcAddress).toList(), 3, 4000,
         RECORDS_PER_MESSAGE, 20).start();
   }
 
@@ -287,7 +297,7 @@ class CollectorsComingAndGoingIT {
     return started;
   }
 
-  private static void closeAll(List<CollectorProcess> collectors) throws InterruptedException {
+  private static void closeAll(List<CollectorProcess> collectors) {
     for (CollectorProcess c : collectors) {
       c.close();
     }

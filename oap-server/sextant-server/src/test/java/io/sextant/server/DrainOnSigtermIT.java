@@ -66,8 +66,8 @@ class DrainOnSigtermIT {
             }
           });
       messages.forEach(stream::onNext); // and the stream stays open, as a sidecar's does
-      long sent = Bookinfo.standard(time).http.size() + Bookinfo.standard(time).tcp.size();
-      double accepted = collector.awaitMeshAccepted(sent);
+      long sent = (long) Bookinfo.standard(time).http.size() + Bookinfo.standard(time).tcp.size();
+      long accepted = collector.awaitMeshAccepted(sent);
       assertThat(accepted).isEqualTo(sent);
 
       long sigterm = System.nanoTime();
@@ -110,7 +110,7 @@ class DrainOnSigtermIT {
 
       // Each HTTP call is reported by both sidecars: the HTTP services' calls (service_cpm) sum to half of
       // the accepted HTTP records (all records were accepted, asserted above; TCP records are no calls).
-      long acceptedHttp = (long) accepted - Bookinfo.standard(time).tcp.size();
+      long acceptedHttp = accepted - Bookinfo.standard(time).tcp.size();
       TestServer reader = new TestServer(Map.of("storage.selector", "elasticsearch",
           "storage.elasticsearch.hosts", ES.hostAndPort(), "storage.elasticsearch.indexPrefix", "drain",
           "core.collectorId", "reader"));

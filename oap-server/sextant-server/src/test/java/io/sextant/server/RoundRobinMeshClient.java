@@ -24,7 +24,7 @@ import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
 /**
  * Sidecar-like mesh traffic over a changing list of collector addresses (as a headless Service's
  * DNS answers): each sidecar keeps one {@code collect} stream at a time, ends it after {@code
- * messagesPerStream} messages (or when the server ends it) and opens the next one on the next address
+ * streamMillis} (or when the server ends it) and opens the next one on the next address
  * of the list. Each message carries {@code recordsPerMessage} server-side HTTP calls to one of {@link
  * #SERVICES}, timed now, so the services' {@code service_cpm} sum over the minutes is the number of
  * records the collectors accepted.
@@ -52,17 +52,17 @@ final class RoundRobinMeshClient implements AutoCloseable {
   }
 
   private final Supplier<List<String>> addresses;
-  private final int messagesPerStream;
+  private final long streamMillis;
   private final int recordsPerMessage;
   private final long messageIntervalMillis;
   private final List<Thread> sidecars = new ArrayList<>();
   private final ConcurrentLinkedQueue<StreamResult> results = new ConcurrentLinkedQueue<>();
   private volatile boolean running = true;
 
-  RoundRobinMeshClient(Supplier<List<String>> addresses, int sidecars, int messagesPerStream, int recordsPerMessage,
+  RoundRobinMeshClient(Supplier<List<String>> addresses, int sidecars, long streamMillis, int recordsPerMessage,
       long messageIntervalMillis) {
     this.addresses = addresses;
-    this.messagesPerStream = messagesPerStream;
+    this.streamMillis = streamMillis;
     this.recordsPerMessage = recordsPerMessage;
     this.messageIntervalMillis = messageIntervalMillis;
     for (int i = 0; i < sidecars; i++) {
@@ -102,7 +102,8 @@ final class RoundRobinMeshClient implements AutoCloseable {
             }
           });
       long messages = 0;
-      while (running && messages < messagesPerStream && !end.isDone()) {
+      long until = start + TimeUnit.MILLISECONDS.toNanos(streamMillis);
+      while (running && System.nanoTime() < until && !end.isDone()) {
         stream.onNext(message(sequence++));
         messages++;
         sleep(messageIntervalMillis);
@@ -169,8 +170,12 @@ final class RoundRobinMeshClient implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
-    stop();
+  public void close() {
+    try {
+      stop();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** The totals a user relies on, over a run's stream results. */

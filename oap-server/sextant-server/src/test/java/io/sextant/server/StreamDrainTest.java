@@ -43,12 +43,12 @@ class StreamDrainTest {
           }
         });
     messages.forEach(stream::onNext);
-    long records = Bookinfo.standard(time).http.size() + Bookinfo.standard(time).tcp.size();
+    long records = (long) Bookinfo.standard(time).http.size() + Bookinfo.standard(time).tcp.size();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (accepted(sextant) < records && System.nanoTime() < deadline) {
       Thread.sleep(20);
     }
-    assertThat(accepted(sextant)).isEqualTo(records);
+    assertThat(accepted(sextant)).isEqualTo((double) records);
 
     long stop = System.nanoTime();
     sextant.close();
