@@ -33,6 +33,7 @@ import io.sextant.core.record.PublishingMetadataStore;
 import io.sextant.core.record.StorageRecordWriter;
 import io.sextant.query.graphql.QueryLimits;
 import io.sextant.query.graphql.SextantGraphql;
+import io.sextant.receiver.common.ReceiverMetrics;
 import io.sextant.server.config.Plugins;
 import io.sextant.server.config.SextantConfig;
 import java.io.IOException;
@@ -76,6 +77,7 @@ public final class SextantServer implements AutoCloseable {
   private final ScheduledExecutorService keeper =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-keeper"));
   private final List<Receiver> receivers = new ArrayList<>();
+  private final StreamDrain streams = new StreamDrain();
   private ThreadPoolExecutor expressionPool;
   private Server server;
   private volatile boolean ready;
@@ -130,7 +132,8 @@ public final class SextantServer implements AutoCloseable {
         // Binary protobuf only: every client we serve speaks it, and JSON would need marshallers
         // for every message type (Envoy's Prometheus types have none).
         .supportedSerializationFormats(GrpcSerializationFormats.PROTO)
-        .addService(new GrpcHealthService(this::health));
+        .addService(new GrpcHealthService(this::health))
+        .intercept(streams);
     StorageRecordWriter records = new StorageRecordWriter(storage);
     for (ReceiverFactory factory : Plugins.RECEIVERS) {
       if (config.bool(factory.enabledKey())) {
@@ -270,9 +273,10 @@ public final class SextantServer implements AutoCloseable {
   }
 
   /**
-   * Stops taking traffic (new requests refused, in-flight streams get {@code server.shutdownGraceSeconds}
-   * and are then ended, so clients reconnect elsewhere), then writes everything accepted within
-   * {@code server.drainTimeoutSeconds}, then closes storage. Idempotent.
+   * Stops taking traffic (open client streams are ended at once with {@code UNAVAILABLE}, so clients
+   * reconnect elsewhere; new requests refused; unary calls in flight get {@code server.shutdownGraceSeconds}),
+   * then writes everything accepted within {@code server.drainTimeoutSeconds}, then closes storage.
+   * Idempotent.
    */
   @Override
   public synchronized void close() {
@@ -282,6 +286,7 @@ public final class SextantServer implements AutoCloseable {
     closed = true;
     ready = false;
     if (server != null) {
+      LOG.info("ended {} open client streams (UNAVAILABLE: reconnect elsewhere)", streams.drain());
       server.stop().join();
     }
     keeper.shutdownNow();
@@ -291,10 +296,21 @@ public final class SextantServer implements AutoCloseable {
     for (int i = receivers.size() - 1; i >= 0; i--) {
       receivers.get(i).close();
     }
+    // The last word on what this collector took: its /metrics is gone with the port.
+    LOG.info("records accepted by the receivers: {}", acceptedByReceiver());
     boolean allWritten = writeAccepted(Duration.ofSeconds(config.integer("server.drainTimeoutSeconds")));
     storage.close();
     LOG.info(allWritten ? "Sextant stopped; everything accepted was written"
         : "Sextant stopped; some accepted data was not written (see the warning above)");
+  }
+
+  private String acceptedByReceiver() {
+    StringBuilder out = new StringBuilder();
+    registry.find(ReceiverMetrics.RECORDS_ACCEPTED).counters().stream()
+        .sorted(java.util.Comparator.comparing(c -> String.valueOf(c.getId().getTag("receiver"))))
+        .forEach(c -> out.append(out.isEmpty() ? "" : ", ").append(c.getId().getTag("receiver")).append('=')
+            .append((long) c.count()));
+    return out.toString();
   }
 
   /**
