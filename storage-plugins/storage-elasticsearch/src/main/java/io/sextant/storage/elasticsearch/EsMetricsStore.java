@@ -4,6 +4,10 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.FieldValue;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.json.JsonData;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.storage.MetricsStore;
 import io.sextant.api.storage.PartialRow;
@@ -19,17 +23,44 @@ import java.util.Map;
  * One document per partial row, with its deterministic id, in time-based indices per step. The
  * states of the row's metrics live in an unindexed object keyed by metric name; the indexed
  * {@code metrics} field lists them, so a read finds the rows holding a metric and fetches only
- * that metric's state.
+ * that metric's state. {@code written} is when the document was last sent (the writer's clock):
+ * a cached read of one entity asks only for documents written since its previous read, less a
+ * margin that covers the time from sending to searchable.
  */
 final class EsMetricsStore implements MetricsStore {
   private final ElasticsearchClient client;
   private final Bulk bulk;
   private final Indices indices;
+  /** Null when reads are not cached. */
+  private final PartialCache cache;
+  private final long marginMillis;
+  private final Counter fullReads;
+  private final Counter deltaReads;
 
   EsMetricsStore(ElasticsearchClient client, Bulk bulk, Indices indices) {
+    this(client, bulk, indices, 0, 0, new SimpleMeterRegistry());
+  }
+
+  /**
+   * Single-entity reads keep up to {@code cacheBytes} of what they fetched (0: none) and then ask
+   * for documents written after their previous read less {@code marginMillis}.
+   */
+  EsMetricsStore(ElasticsearchClient client, Bulk bulk, Indices indices, long cacheBytes, long marginMillis,
+      MeterRegistry registry) {
     this.client = client;
     this.bulk = bulk;
     this.indices = indices;
+    this.cache = cacheBytes > 0 ? new PartialCache(cacheBytes) : null;
+    this.marginMillis = marginMillis;
+    String description = "single-entity metric reads: full (nothing cached) or delta (documents written since)";
+    this.fullReads = Counter.builder("sextant_es_metric_reads").tag("kind", "full").description(description)
+        .register(registry);
+    this.deltaReads = Counter.builder("sextant_es_metric_reads").tag("kind", "delta").description(description)
+        .register(registry);
+    if (cache != null) {
+      Gauge.builder("sextant_es_read_cache_bytes", cache, PartialCache::bytes)
+          .description("estimated heap held by cached metric partials").register(registry);
+    }
   }
 
   @Override
@@ -55,6 +86,7 @@ final class EsMetricsStore implements MetricsStore {
     d.put("writer", r.writerId());
     d.put("seq", r.sequence());
     d.put("rid", id);
+    d.put(Bulk.WRITTEN, 0L); // stamped when sent
     d.put("states", states);
     return new Bulk.Doc(indices.metrics(r.step(), r.bucket()), id, d);
   }
@@ -62,6 +94,32 @@ final class EsMetricsStore implements MetricsStore {
   @Override
   public List<MetricPartial> read(String metric, Collection<String> entityIds, Step step, long startBucket,
       long endBucket) {
+    if (cache == null || entityIds == null || entityIds.size() != 1) {
+      return search(metric, entityIds, step, startBucket, endBucket, null);
+    }
+    PartialCache.SeriesKey key = new PartialCache.SeriesKey(metric, entityIds.iterator().next(), step);
+    long asOf = System.currentTimeMillis();
+    PartialCache.Series cached = cache.get(key);
+    PartialCache.Series series;
+    if (cached != null && cached.fromBucket() <= startBucket) {
+      deltaReads.increment();
+      series = cached.advance(startBucket, endBucket, asOf,
+          search(metric, entityIds, step, startBucket, endBucket, cached));
+    } else {
+      fullReads.increment();
+      series = PartialCache.Series.fetched(startBucket, endBucket, asOf,
+          search(metric, entityIds, step, startBucket, endBucket, null));
+    }
+    cache.put(key, series);
+    return new ArrayList<>(series.partials().values());
+  }
+
+  /**
+   * Every partial in the range; with {@code since}, only those it may lack: written after its
+   * read less the margin, or in buckets after the ones it covers.
+   */
+  private List<MetricPartial> search(String metric, Collection<String> entityIds, Step step, long startBucket,
+      long endBucket, PartialCache.Series since) {
     List<Query> filters = new ArrayList<>();
     filters.add(Query.of(q -> q.term(t -> t.field("metrics").value(metric))));
     filters.add(Query.of(q -> q.term(t -> t.field("step").value(step.name()))));
@@ -71,9 +129,16 @@ final class EsMetricsStore implements MetricsStore {
       List<FieldValue> ids = entityIds.stream().map(FieldValue::of).toList();
       filters.add(Query.of(q -> q.terms(t -> t.field("entity").terms(v -> v.value(ids)))));
     }
+    if (since != null) {
+      long writtenSince = since.asOfMillis() - marginMillis;
+      filters.add(Query.of(q -> q.bool(b -> b.minimumShouldMatch("1")
+          .should(s -> s.range(r -> r.untyped(u -> u.field(Bulk.WRITTEN).gte(JsonData.of(writtenSince)))))
+          .should(s -> s.range(r -> r.untyped(u -> u.field("bucket").gt(JsonData.of(since.toBucket()))))))));
+    }
     List<String> fields = List.of("entity", "bucket", "writer", "seq", "states." + metric);
     List<MetricPartial> out = new ArrayList<>();
-    Search.all(client, indices.metricsPattern(step), filters, fields, "rid", d -> out.add(partial(metric, step, d)));
+    Search.all(client, indices.metrics(step, startBucket, endBucket), filters, fields, "rid",
+        d -> out.add(partial(metric, step, d)));
     return out;
   }
 
