@@ -18,6 +18,9 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One document per partial row, with its deterministic id, in time-based indices per step. The
@@ -33,6 +36,7 @@ final class EsMetricsStore implements MetricsStore {
   private final Indices indices;
   /** Null when reads are not cached. */
   private final PartialCache cache;
+  private final Map<PartialCache.SeriesKey, Fetch> inFlight = new ConcurrentHashMap<>();
   private final long marginMillis;
   private final Counter fullReads;
   private final Counter deltaReads;
@@ -97,31 +101,77 @@ final class EsMetricsStore implements MetricsStore {
     if (cache == null || entityIds == null || entityIds.size() != 1) {
       return search(metric, entityIds, step, startBucket, endBucket, null);
     }
-    PartialCache.SeriesKey key = new PartialCache.SeriesKey(metric, entityIds.iterator().next(), step);
+    PartialCache.SeriesKey key = new PartialCache.SeriesKey(entityIds.iterator().next(), step);
+    List<MetricPartial> out = new ArrayList<>();
+    for (MetricPartial p : current(key, startBucket, endBucket).partials().values()) {
+      if (p.metric().equals(metric)) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Every metric of the entity in the window as of now. A dashboard asks for several metrics of
+   * one entity at once: a read joins a read of the same window already under way (whose answer is
+   * as of a few milliseconds before) instead of asking Elasticsearch again.
+   */
+  private PartialCache.Series current(PartialCache.SeriesKey key, long startBucket, long endBucket) {
+    Fetch mine = new Fetch(startBucket, endBucket, new CompletableFuture<>());
+    Fetch running = inFlight.putIfAbsent(key, mine);
+    if (running != null) {
+      if (running.startBucket() == startBucket && running.endBucket() == endBucket) {
+        try {
+          return running.result().join();
+        } catch (CompletionException e) {
+          throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+      }
+      return fetch(key, startBucket, endBucket);
+    }
+    try {
+      PartialCache.Series series = fetch(key, startBucket, endBucket);
+      mine.result().complete(series);
+      return series;
+    } catch (RuntimeException e) {
+      mine.result().completeExceptionally(e);
+      throw e;
+    } finally {
+      inFlight.remove(key, mine);
+    }
+  }
+
+  private record Fetch(long startBucket, long endBucket, CompletableFuture<PartialCache.Series> result) {}
+
+  private PartialCache.Series fetch(PartialCache.SeriesKey key, long startBucket, long endBucket) {
     long asOf = System.currentTimeMillis();
+    List<String> entity = List.of(key.entityId());
     PartialCache.Series cached = cache.get(key);
     PartialCache.Series series;
     if (cached != null && cached.fromBucket() <= startBucket) {
       deltaReads.increment();
       series = cached.advance(startBucket, endBucket, asOf,
-          search(metric, entityIds, step, startBucket, endBucket, cached));
+          search(null, entity, key.step(), startBucket, endBucket, cached));
     } else {
       fullReads.increment();
       series = PartialCache.Series.fetched(startBucket, endBucket, asOf,
-          search(metric, entityIds, step, startBucket, endBucket, null));
+          search(null, entity, key.step(), startBucket, endBucket, null));
     }
     cache.put(key, series);
-    return new ArrayList<>(series.partials().values());
+    return series;
   }
 
   /**
-   * Every partial in the range; with {@code since}, only those it may lack: written after its
-   * read less the margin, or in buckets after the ones it covers.
+   * Every partial of {@code metric} (null: of every metric) in the range; with {@code since}, only
+   * those it may lack: written after its read less the margin, or in buckets after the ones it
+   * covers.
    */
   private List<MetricPartial> search(String metric, Collection<String> entityIds, Step step, long startBucket,
       long endBucket, PartialCache.Series since) {
     List<Query> filters = new ArrayList<>();
-    filters.add(Query.of(q -> q.term(t -> t.field("metrics").value(metric))));
+    if (metric != null) {
+      filters.add(Query.of(q -> q.term(t -> t.field("metrics").value(metric))));
+    }
     filters.add(Query.of(q -> q.term(t -> t.field("step").value(step.name()))));
     filters.add(Query.of(q -> q.range(r -> r.untyped(u -> u.field("bucket")
         .gte(JsonData.of(startBucket)).lte(JsonData.of(endBucket))))));
@@ -135,10 +185,17 @@ final class EsMetricsStore implements MetricsStore {
           .should(s -> s.range(r -> r.untyped(u -> u.field(Bulk.WRITTEN).gte(JsonData.of(writtenSince)))))
           .should(s -> s.range(r -> r.untyped(u -> u.field("bucket").gt(JsonData.of(since.toBucket()))))))));
     }
-    List<String> fields = List.of("entity", "bucket", "writer", "seq", "states." + metric);
+    List<String> fields = List.of("entity", "bucket", "writer", "seq", metric == null ? "states" : "states." + metric);
     List<MetricPartial> out = new ArrayList<>();
-    Search.all(client, indices.metrics(step, startBucket, endBucket), filters, fields, "rid",
-        d -> out.add(partial(metric, step, d)));
+    Search.all(client, indices.metrics(step, startBucket, endBucket), filters, fields, "rid", d -> {
+      if (metric != null) {
+        out.add(partial(metric, step, d));
+      } else {
+        for (Object m : ((Map<?, ?>) d.get("states")).keySet()) {
+          out.add(partial((String) m, step, d));
+        }
+      }
+    });
     return out;
   }
 

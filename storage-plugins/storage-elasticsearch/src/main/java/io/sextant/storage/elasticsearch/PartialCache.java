@@ -7,23 +7,23 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The metric partials single-entity reads fetched, per metric, entity and step, least recently
+ * The metric partials single-entity reads fetched, every metric per entity and step, least recently
  * used first out once their estimated size passes the bound. Each entry is complete from its
  * first bucket on as of the time its read started, so the next read only needs the documents
  * written since then (less a margin) and replaces partials by key: a rewritten partial replaces
  * its older copy, a late one from any collector is added.
  */
 final class PartialCache {
-  record SeriesKey(String metric, String entityId, Step step) {}
+  record SeriesKey(String entityId, Step step) {}
 
-  record PartialKey(long bucket, String writerId, long sequence) {
+  record PartialKey(String metric, long bucket, String writerId, long sequence) {
     static PartialKey of(MetricPartial p) {
-      return new PartialKey(p.bucket(), p.writerId(), p.sequence());
+      return new PartialKey(p.metric(), p.bucket(), p.writerId(), p.sequence());
     }
   }
 
   /**
-   * Every partial of a series with a bucket in {@code [fromBucket, toBucket]} that was searchable
+   * Every partial of an entity's metrics with a bucket in {@code [fromBucket, toBucket]} that was searchable
    * at {@code asOfMillis} (this collector's clock, taken before the search). Never changed once
    * made.
    */

@@ -14,7 +14,7 @@ class PartialCacheTest {
   }
 
   private static PartialCache.SeriesKey key(String entity) {
-    return new PartialCache.SeriesKey("m", entity, Step.MINUTE);
+    return new PartialCache.SeriesKey(entity, Step.MINUTE);
   }
 
   @Test
