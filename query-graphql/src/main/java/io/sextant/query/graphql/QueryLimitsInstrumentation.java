@@ -43,6 +43,11 @@ final class QueryLimitsInstrumentation extends SimplePerformantInstrumentation {
   public InstrumentationContext<ExecutionResult> beginExecuteOperation(
       InstrumentationExecuteOperationParameters parameters, InstrumentationState state) {
     depth.beginExecuteOperation(parameters, null);
+    // A document from the DocumentCache skipped validation, where the complexity check keeps
+    // the parameters it reports when the limit is passed.
+    var context = parameters.getExecutionContext();
+    complexity.beginValidation(new InstrumentationValidationParameters(context.getExecutionInput(),
+        context.getDocument(), context.getGraphQLSchema()), state);
     return complexity.beginExecuteOperation(parameters, state);
   }
 }

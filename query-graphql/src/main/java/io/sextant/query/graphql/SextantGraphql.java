@@ -64,13 +64,26 @@ public final class SextantGraphql {
         new ProcessArea(query.processes(), limits, new TimeBuckets(zone, clock)));
   }
 
+  /** Documents kept parsed and validated when the caller names no bound. */
+  static final int DEFAULT_CACHED_DOCUMENTS = 500;
+
   /** The engine over the given areas; fields no area wires answer "not supported". */
   public static GraphQL build(List<SchemaArea> areas, QueryLimits limits) {
-    return build(areas, limits, new FlatListExecutionStrategy());
+    return build(areas, limits, DEFAULT_CACHED_DOCUMENTS);
+  }
+
+  /** As above, keeping up to {@code cachedDocuments} query texts parsed and validated (0: none). */
+  public static GraphQL build(List<SchemaArea> areas, QueryLimits limits, int cachedDocuments) {
+    return build(areas, limits, new FlatListExecutionStrategy(), cachedDocuments);
   }
 
   /** As above with the given query strategy (tests compare ours against graphql-java's). */
   static GraphQL build(List<SchemaArea> areas, QueryLimits limits, ExecutionStrategy strategy) {
+    return build(areas, limits, strategy, DEFAULT_CACHED_DOCUMENTS);
+  }
+
+  private static GraphQL build(List<SchemaArea> areas, QueryLimits limits, ExecutionStrategy strategy,
+      int cachedDocuments) {
     TypeDefinitionRegistry types = new TypeDefinitionRegistry();
     RuntimeWiring.Builder wiring = RuntimeWiring.newRuntimeWiring().scalar(LongScalar.LONG);
     areas.forEach(area -> area.wire(wiring));
@@ -89,10 +102,13 @@ public final class SextantGraphql {
       }
     }
     GraphQLSchema schema = new SchemaGenerator().makeExecutableSchema(types, wiring.build());
-    return GraphQL.newGraphQL(schema)
+    GraphQL.Builder graphql = GraphQL.newGraphQL(schema)
         .queryExecutionStrategy(strategy)
-        .instrumentation(new QueryLimitsInstrumentation(limits))
-        .build();
+        .instrumentation(new QueryLimitsInstrumentation(limits));
+    if (cachedDocuments > 0) {
+      graphql.preparsedDocumentProvider(new DocumentCache(cachedDocuments));
+    }
+    return graphql.build();
   }
 
   private static TypeDefinitionRegistry parse(String file) {

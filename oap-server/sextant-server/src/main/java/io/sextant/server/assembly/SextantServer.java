@@ -116,7 +116,7 @@ public final class SextantServer implements AutoCloseable {
     QueryLimits limits = new QueryLimits(config.integer("query.maxDepth"), config.integer("query.maxComplexity"),
         config.integer("query.maxDurationPoints"));
     GraphQL graphql = SextantGraphql.build(SextantGraphql.standardAreas(query, limits, VERSION, this::health,
-        buckets.zone(), Clock.systemUTC(), expressionPool), limits);
+        buckets.zone(), Clock.systemUTC(), expressionPool), limits, config.integer("query.maxCachedDocuments"));
     int grpcPort = config.integer("server.grpcPort");
     int httpPort = config.integer("server.httpPort");
     String host = config.string("server.host");

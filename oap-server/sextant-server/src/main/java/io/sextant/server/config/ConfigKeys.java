@@ -52,7 +52,9 @@ public final class ConfigKeys {
       integer("query.maxComplexity", 5000, 10, 1_000_000, "most fields in one GraphQL request"),
       integer("query.maxDurationPoints", 10080, 10, 1_000_000, "most time points in one queried duration"),
       integer("query.expressionThreads", 4, 1, 256,
-          "threads running the expressions of one request at once (1: one after another)"));
+          "threads running the expressions of one request at once (1: one after another)"),
+      integer("query.maxCachedDocuments", 500, 0, 100_000,
+          "GraphQL query texts (up to 16 KB each) kept parsed and validated; 0: parse every request"));
 
   /** Every key: the server's own, then each plugin's. */
   public static final List<ConfigKey> ALL = all();

@@ -45,6 +45,12 @@ final class Bulk implements AutoCloseable {
   private final Counter rejected;
   private final Counter failedRequests;
 
+  /**
+   * A source field (of mutable sources) set to the time each request carrying the document is
+   * sent, so a resent document is stamped anew: readers ask for what was written since a time.
+   */
+  static final String WRITTEN = "written";
+
   record Doc(String index, String id, Map<String, Object> source) {}
 
   Bulk(ElasticsearchClient client, int maxActions, int concurrency, MeterRegistry registry) {
@@ -156,7 +162,11 @@ final class Bulk implements AutoCloseable {
   /** Sends one request; returns the documents to resend. */
   private List<Doc> sendOnce(List<Doc> docs, Counter written) {
     List<BulkOperation> ops = new ArrayList<>(docs.size());
+    Long now = System.currentTimeMillis();
     for (Doc d : docs) {
+      if (d.source().containsKey(WRITTEN)) {
+        d.source().put(WRITTEN, now);
+      }
       ops.add(BulkOperation.of(o -> o.index(i -> i.index(d.index()).id(d.id()).document(d.source()))));
     }
     BulkResponse r;

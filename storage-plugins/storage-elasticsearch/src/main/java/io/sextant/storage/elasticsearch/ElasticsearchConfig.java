@@ -15,7 +15,9 @@ import java.util.List;
  * TLS. Shards and replicas apply to every index Sextant creates. Writes go in {@code _bulk}
  * requests of at most {@code bulkActions} documents, {@code bulkConcurrency} at a time. The list
  * of services read from Elasticsearch is reused for {@code metadataCacheSeconds} (0: read every
- * time); this collector's own writes clear it as soon as they are searchable. Build one with
+ * time); this collector's own writes clear it as soon as they are searchable. Single-entity metric
+ * reads keep what they fetched in {@code readCacheMegabytes} and then ask only for documents
+ * written since their last read, less {@code readCacheMarginSeconds}. Build one with
  * {@link #builder()} (defaults as {@link #KEYS}) or {@link #load(Settings)}.
  */
 public record ElasticsearchConfig(
@@ -36,7 +38,9 @@ public record ElasticsearchConfig(
     int hourRetentionDays,
     int dayRetentionDays,
     int metadataCacheSeconds,
-    int recordRetentionDays) {
+    int recordRetentionDays,
+    int readCacheMegabytes,
+    int readCacheMarginSeconds) {
 
   private static final String P = "storage.elasticsearch.";
 
@@ -62,7 +66,13 @@ public record ElasticsearchConfig(
       integer(P + "metadataCacheSeconds", 10, 0, 3600,
           "seconds a collector reuses the services list it read; its own writes clear it at once"),
       integer(P + "recordRetentionDays", 3, 1, 3650,
-          "days of records kept (profiling samples, sampled calls, events), in daily UTC indices"));
+          "days of records kept (profiling samples, sampled calls, events), in daily UTC indices"),
+      integer(P + "readCacheMegabytes", 32, 0, 4096,
+          "memory for metric partials a collector keeps from its reads of one entity, so a repeated read "
+              + "fetches only documents written since; 0 reads everything every time"),
+      integer(P + "readCacheMarginSeconds", 120, 31, 86_400,
+          "how far back before its last read a cached read asks again; must exceed the 30 s fallback refresh, "
+              + "plus one _bulk request with its resends, plus clock skew between collectors"));
 
   /** Reads the {@code storage.elasticsearch.*} keys. */
   public static ElasticsearchConfig load(Settings s) {
@@ -74,7 +84,9 @@ public record ElasticsearchConfig(
         .bulkConcurrency(s.integer(P + "bulkConcurrency")).minuteRetentionDays(s.integer(P + "minuteRetentionDays"))
         .hourRetentionDays(s.integer(P + "hourRetentionDays")).dayRetentionDays(s.integer(P + "dayRetentionDays"))
         .metadataCacheSeconds(s.integer(P + "metadataCacheSeconds"))
-        .recordRetentionDays(s.integer(P + "recordRetentionDays")).build();
+        .recordRetentionDays(s.integer(P + "recordRetentionDays"))
+        .readCacheMegabytes(s.integer(P + "readCacheMegabytes"))
+        .readCacheMarginSeconds(s.integer(P + "readCacheMarginSeconds")).build();
   }
 
   /** A builder holding the keys' defaults. */
@@ -89,7 +101,8 @@ public record ElasticsearchConfig(
         .replicas(replicas).requestTimeoutMillis(requestTimeoutMillis).bulkActions(bulkActions)
         .bulkConcurrency(bulkConcurrency).minuteRetentionDays(minuteRetentionDays)
         .hourRetentionDays(hourRetentionDays).dayRetentionDays(dayRetentionDays)
-        .metadataCacheSeconds(metadataCacheSeconds).recordRetentionDays(recordRetentionDays);
+        .metadataCacheSeconds(metadataCacheSeconds).recordRetentionDays(recordRetentionDays)
+        .readCacheMegabytes(readCacheMegabytes).readCacheMarginSeconds(readCacheMarginSeconds);
   }
 
   /** Settings by name; starts at the defaults of {@link #KEYS}. */
@@ -112,6 +125,8 @@ public record ElasticsearchConfig(
     private int dayRetentionDays = 90;
     private int metadataCacheSeconds = 10;
     private int recordRetentionDays = 3;
+    private int readCacheMegabytes = 32;
+    private int readCacheMarginSeconds = 120;
 
     private Builder() {}
 
@@ -205,10 +220,21 @@ public record ElasticsearchConfig(
       return this;
     }
 
+    public Builder readCacheMegabytes(int readCacheMegabytes) {
+      this.readCacheMegabytes = readCacheMegabytes;
+      return this;
+    }
+
+    public Builder readCacheMarginSeconds(int readCacheMarginSeconds) {
+      this.readCacheMarginSeconds = readCacheMarginSeconds;
+      return this;
+    }
+
     public ElasticsearchConfig build() {
       return new ElasticsearchConfig(hosts, tls, trustStorePath, trustStorePassword, username, password, apiKey,
           indexPrefix, shards, replicas, requestTimeoutMillis, bulkActions, bulkConcurrency, minuteRetentionDays,
-          hourRetentionDays, dayRetentionDays, metadataCacheSeconds, recordRetentionDays);
+          hourRetentionDays, dayRetentionDays, metadataCacheSeconds, recordRetentionDays, readCacheMegabytes,
+          readCacheMarginSeconds);
     }
   }
 }

@@ -72,7 +72,8 @@ public final class ElasticsearchStorage implements StorageComponent {
     client = new ElasticsearchClient(new RestClientTransport(rest, new JacksonJsonpMapper()));
     putTemplates();
     bulk = new Bulk(client, config.bulkActions(), config.bulkConcurrency(), registry);
-    metrics = new EsMetricsStore(client, bulk, indices);
+    metrics = new EsMetricsStore(client, bulk, indices, config.readCacheMegabytes() * 1024L * 1024L,
+        config.readCacheMarginSeconds() * 1000L, registry);
     topology = new EsTopologyStore(rest, bulk, indices, writerId, MAX_EDGE_HOURS);
     metadata = new EsMetadataStore(client, bulk, indices, writerId, config.metadataCacheSeconds());
     records = new EsRecordStore(client, bulk, indices);
@@ -136,7 +137,8 @@ public final class ElasticsearchStorage implements StorageComponent {
           "entity":{"type":"keyword"},"step":{"type":"keyword"},
           "bucket":{"type":"long"},"writer":{"type":"keyword"},"seq":{"type":"long"},
           "group":{"type":"keyword"},"metrics":{"type":"keyword"},"rid":{"type":"keyword"},
-          "states":{"type":"object","enabled":false}}}""");
+          "written":{"type":"long"},"states":{"type":"object","enabled":false}}}""");
+    addWrittenField();
     template("edges", indices.edgesPattern(), settings, """
         {"dynamic":"strict","properties":{
           "key":{"type":"keyword","eager_global_ordinals":true},"scope":{"type":"keyword"},
@@ -159,6 +161,21 @@ public final class ElasticsearchStorage implements StorageComponent {
         {"dynamic":"strict","properties":{
           "kind":{"type":"keyword"},"id":{"type":"keyword"},"version":{"type":"long"},
           "updated":{"type":"long"},"body":{"type":"keyword","index":false,"doc_values":false}}}""");
+  }
+
+  /**
+   * Metrics indices made by an older Sextant have a strict mapping without {@code written}: add it,
+   * or documents stamped with it would be refused. Their old documents have none, so a cached read
+   * finds them only in its first, full read.
+   */
+  private void addWrittenField() {
+    try {
+      String json = "{\"properties\":{\"" + Bulk.WRITTEN + "\":{\"type\":\"long\"}}}";
+      client.indices().putMapping(m -> m.index(indices.prefix() + "-metrics-*").allowNoIndices(true)
+          .withJson(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8))));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot add the written field to the metrics indices", e);
+    }
   }
 
   /** The metadata fields of processes (added after the first release of the metadata index). */

@@ -4,6 +4,10 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.FieldValue;
 import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.json.JsonData;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.storage.MetricsStore;
 import io.sextant.api.storage.PartialRow;
@@ -14,22 +18,53 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One document per partial row, with its deterministic id, in time-based indices per step. The
  * states of the row's metrics live in an unindexed object keyed by metric name; the indexed
  * {@code metrics} field lists them, so a read finds the rows holding a metric and fetches only
- * that metric's state.
+ * that metric's state. {@code written} is when the document was last sent (the writer's clock):
+ * a cached read of one entity asks only for documents written since its previous read, less a
+ * margin that covers the time from sending to searchable.
  */
 final class EsMetricsStore implements MetricsStore {
   private final ElasticsearchClient client;
   private final Bulk bulk;
   private final Indices indices;
+  /** Null when reads are not cached. */
+  private final PartialCache cache;
+  private final Map<PartialCache.SeriesKey, Fetch> inFlight = new ConcurrentHashMap<>();
+  private final long marginMillis;
+  private final Counter fullReads;
+  private final Counter deltaReads;
 
   EsMetricsStore(ElasticsearchClient client, Bulk bulk, Indices indices) {
+    this(client, bulk, indices, 0, 0, new SimpleMeterRegistry());
+  }
+
+  /**
+   * Single-entity reads keep up to {@code cacheBytes} of what they fetched (0: none) and then ask
+   * for documents written after their previous read less {@code marginMillis}.
+   */
+  EsMetricsStore(ElasticsearchClient client, Bulk bulk, Indices indices, long cacheBytes, long marginMillis,
+      MeterRegistry registry) {
     this.client = client;
     this.bulk = bulk;
     this.indices = indices;
+    this.cache = cacheBytes > 0 ? new PartialCache(cacheBytes) : null;
+    this.marginMillis = marginMillis;
+    String description = "single-entity metric reads: full (nothing cached) or delta (documents written since)";
+    this.fullReads = Counter.builder("sextant_es_metric_reads").tag("kind", "full").description(description)
+        .register(registry);
+    this.deltaReads = Counter.builder("sextant_es_metric_reads").tag("kind", "delta").description(description)
+        .register(registry);
+    if (cache != null) {
+      Gauge.builder("sextant_es_read_cache_bytes", cache, PartialCache::bytes)
+          .description("estimated heap held by cached metric partials").register(registry);
+    }
   }
 
   @Override
@@ -55,6 +90,7 @@ final class EsMetricsStore implements MetricsStore {
     d.put("writer", r.writerId());
     d.put("seq", r.sequence());
     d.put("rid", id);
+    d.put(Bulk.WRITTEN, 0L); // stamped when sent
     d.put("states", states);
     return new Bulk.Doc(indices.metrics(r.step(), r.bucket()), id, d);
   }
@@ -62,8 +98,80 @@ final class EsMetricsStore implements MetricsStore {
   @Override
   public List<MetricPartial> read(String metric, Collection<String> entityIds, Step step, long startBucket,
       long endBucket) {
+    if (cache == null || entityIds == null || entityIds.size() != 1) {
+      return search(metric, entityIds, step, startBucket, endBucket, null);
+    }
+    PartialCache.SeriesKey key = new PartialCache.SeriesKey(entityIds.iterator().next(), step);
+    List<MetricPartial> out = new ArrayList<>();
+    for (MetricPartial p : current(key, startBucket, endBucket).partials().values()) {
+      if (p.metric().equals(metric)) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Every metric of the entity in the window as of now. A dashboard asks for several metrics of
+   * one entity at once: a read joins a read of the same window already under way (whose answer is
+   * as of a few milliseconds before) instead of asking Elasticsearch again.
+   */
+  private PartialCache.Series current(PartialCache.SeriesKey key, long startBucket, long endBucket) {
+    Fetch mine = new Fetch(startBucket, endBucket, new CompletableFuture<>());
+    Fetch running = inFlight.putIfAbsent(key, mine);
+    if (running != null) {
+      if (running.startBucket() == startBucket && running.endBucket() == endBucket) {
+        try {
+          return running.result().join();
+        } catch (CompletionException e) {
+          throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+      }
+      return fetch(key, startBucket, endBucket);
+    }
+    try {
+      PartialCache.Series series = fetch(key, startBucket, endBucket);
+      mine.result().complete(series);
+      return series;
+    } catch (RuntimeException e) {
+      mine.result().completeExceptionally(e);
+      throw e;
+    } finally {
+      inFlight.remove(key, mine);
+    }
+  }
+
+  private record Fetch(long startBucket, long endBucket, CompletableFuture<PartialCache.Series> result) {}
+
+  private PartialCache.Series fetch(PartialCache.SeriesKey key, long startBucket, long endBucket) {
+    long asOf = System.currentTimeMillis();
+    List<String> entity = List.of(key.entityId());
+    PartialCache.Series cached = cache.get(key);
+    PartialCache.Series series;
+    if (cached != null && cached.fromBucket() <= startBucket) {
+      deltaReads.increment();
+      series = cached.advance(startBucket, endBucket, asOf,
+          search(null, entity, key.step(), startBucket, endBucket, cached));
+    } else {
+      fullReads.increment();
+      series = PartialCache.Series.fetched(startBucket, endBucket, asOf,
+          search(null, entity, key.step(), startBucket, endBucket, null));
+    }
+    cache.put(key, series);
+    return series;
+  }
+
+  /**
+   * Every partial of {@code metric} (null: of every metric) in the range; with {@code since}, only
+   * those it may lack: written after its read less the margin, or in buckets after the ones it
+   * covers.
+   */
+  private List<MetricPartial> search(String metric, Collection<String> entityIds, Step step, long startBucket,
+      long endBucket, PartialCache.Series since) {
     List<Query> filters = new ArrayList<>();
-    filters.add(Query.of(q -> q.term(t -> t.field("metrics").value(metric))));
+    if (metric != null) {
+      filters.add(Query.of(q -> q.term(t -> t.field("metrics").value(metric))));
+    }
     filters.add(Query.of(q -> q.term(t -> t.field("step").value(step.name()))));
     filters.add(Query.of(q -> q.range(r -> r.untyped(u -> u.field("bucket")
         .gte(JsonData.of(startBucket)).lte(JsonData.of(endBucket))))));
@@ -71,9 +179,23 @@ final class EsMetricsStore implements MetricsStore {
       List<FieldValue> ids = entityIds.stream().map(FieldValue::of).toList();
       filters.add(Query.of(q -> q.terms(t -> t.field("entity").terms(v -> v.value(ids)))));
     }
-    List<String> fields = List.of("entity", "bucket", "writer", "seq", "states." + metric);
+    if (since != null) {
+      long writtenSince = since.asOfMillis() - marginMillis;
+      filters.add(Query.of(q -> q.bool(b -> b.minimumShouldMatch("1")
+          .should(s -> s.range(r -> r.untyped(u -> u.field(Bulk.WRITTEN).gte(JsonData.of(writtenSince)))))
+          .should(s -> s.range(r -> r.untyped(u -> u.field("bucket").gt(JsonData.of(since.toBucket()))))))));
+    }
+    List<String> fields = List.of("entity", "bucket", "writer", "seq", metric == null ? "states" : "states." + metric);
     List<MetricPartial> out = new ArrayList<>();
-    Search.all(client, indices.metricsPattern(step), filters, fields, "rid", d -> out.add(partial(metric, step, d)));
+    Search.all(client, indices.metrics(step, startBucket, endBucket), filters, fields, "rid", d -> {
+      if (metric != null) {
+        out.add(partial(metric, step, d));
+      } else {
+        for (Object m : ((Map<?, ?>) d.get("states")).keySet()) {
+          out.add(partial((String) m, step, d));
+        }
+      }
+    });
     return out;
   }
 

@@ -3,8 +3,10 @@ package io.sextant.storage.elasticsearch;
 import io.sextant.api.time.Step;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.StringJoiner;
 
@@ -17,6 +19,7 @@ import java.util.StringJoiner;
 final class Indices {
   private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyyMMdd").withZone(ZoneOffset.UTC);
   private static final int MAX_LISTED_DAYS = 31;
+  private static final DateTimeFormatter MONTH = DateTimeFormatter.ofPattern("yyyyMM");
   private final String prefix;
 
   Indices(String prefix) {
@@ -29,6 +32,43 @@ final class Indices {
       case HOUR -> prefix + "-metrics-hour-" + bucket / 100;
       case DAY -> prefix + "-metrics-day-" + bucket / 100;
     };
+  }
+
+  /**
+   * The metrics indices buckets {@code [startBucket, endBucket]} of {@code step} fall in: the days
+   * (months for DAY) themselves when they are few, so a search asks one shard instead of every
+   * retained day's; else every metrics index of the step.
+   */
+  String metrics(Step step, long startBucket, long endBucket) {
+    if (endBucket < startBucket) {
+      return metricsPattern(step);
+    }
+    StringJoiner names = new StringJoiner(",");
+    try {
+      if (step == Step.DAY) {
+        YearMonth first = YearMonth.parse(Long.toString(startBucket / 100), MONTH);
+        YearMonth last = YearMonth.parse(Long.toString(endBucket / 100), MONTH);
+        if (first.plusMonths(MAX_LISTED_DAYS).isBefore(last)) {
+          return metricsPattern(step);
+        }
+        for (YearMonth m = first; !m.isAfter(last); m = m.plusMonths(1)) {
+          names.add(metrics(step, Long.parseLong(MONTH.format(m)) * 100));
+        }
+      } else {
+        long perDay = step == Step.MINUTE ? 10_000 : 100;
+        LocalDate first = LocalDate.parse(Long.toString(startBucket / perDay), DateTimeFormatter.BASIC_ISO_DATE);
+        LocalDate last = LocalDate.parse(Long.toString(endBucket / perDay), DateTimeFormatter.BASIC_ISO_DATE);
+        if (first.plusDays(MAX_LISTED_DAYS).isBefore(last)) {
+          return metricsPattern(step);
+        }
+        for (LocalDate d = first; !d.isAfter(last); d = d.plusDays(1)) {
+          names.add(metrics(step, Long.parseLong(DateTimeFormatter.BASIC_ISO_DATE.format(d)) * perDay));
+        }
+      }
+    } catch (DateTimeParseException e) {
+      return metricsPattern(step); // not a bucket of this step: let the range filter find nothing
+    }
+    return names.toString();
   }
 
   String metricsPattern(Step step) {

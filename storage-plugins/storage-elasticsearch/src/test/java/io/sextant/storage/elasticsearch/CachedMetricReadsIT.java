@@ -1,0 +1,192 @@
+package io.sextant.storage.elasticsearch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sextant.api.storage.MetricPartial;
+import io.sextant.api.storage.PartialRow;
+import io.sextant.api.time.Step;
+import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A collector's cached single-entity reads answer exactly what an uncached read of the same
+ * Elasticsearch answers, while other collectors rewrite partials, add late ones to closed minutes
+ * and restart (a new writer id), when many reads of one entity run at once (a dashboard), and after
+ * the reader itself restarts.
+ */
+class CachedMetricReadsIT {
+  @RegisterExtension
+  static final ElasticsearchExtension ES = new ElasticsearchExtension();
+  private static final String SERVICE = "c2VydmljZQ==.1";
+  private static final String OTHER = "b3RoZXI=.1";
+  private static final long FIRST = 202611221000L;
+  private static final int MINUTES = 30;
+  private static int tests;
+
+  private final List<ElasticsearchStorage> opened = new ArrayList<>();
+  private String prefix;
+  private SimpleMeterRegistry cachedRegistry;
+  private ElasticsearchStorage cached;
+  private ElasticsearchStorage plain;
+
+  @BeforeEach
+  void open() {
+    prefix = "cache" + ++tests;
+    cachedRegistry = new SimpleMeterRegistry();
+    cached = open(32, cachedRegistry);
+    plain = open(0, new SimpleMeterRegistry());
+  }
+
+  @AfterEach
+  void close() {
+    opened.forEach(ElasticsearchStorage::close);
+  }
+
+  private ElasticsearchStorage open(int cacheMegabytes, SimpleMeterRegistry registry) {
+    ElasticsearchStorage s = new ElasticsearchStorage(ElasticsearchStorageComplianceIT.config(ES.hostAndPort(), prefix)
+        .toBuilder().readCacheMegabytes(cacheMegabytes).build(), registry);
+    s.start();
+    opened.add(s);
+    return s;
+  }
+
+  @Test
+  void rewrittenLateAndRestartedWritersPartialsAreReadAsWithoutTheCache() throws Exception {
+    ElasticsearchStorage writerA = open(0, new SimpleMeterRegistry());
+    ElasticsearchStorage writerB = open(0, new SimpleMeterRegistry());
+    writerA.metrics().write(rows("a", 0, 1));
+    writerB.metrics().write(rows("b", 0, 2));
+    writerA.publish();
+    assertSameAsPlain(FIRST, FIRST + MINUTES - 1);
+    assertThat(reads("full")).isEqualTo(1); // every metric of the entity at once
+    assertThat(reads("delta")).isEqualTo(1); // the second metric
+
+    // a rewrite of a closed minute (same id, more data), a late partial for it (new sequence),
+    // a restarted writer (new id) and a newer minute.
+    writerA.metrics().write(List.of(row("a", FIRST + 3, 0, 100)));
+    writerB.metrics().write(List.of(row("b", FIRST + 3, 7, 5), row("b", FIRST + MINUTES, 0, 9)));
+    writerB.metrics().write(List.of(row("b-restarted", FIRST + 1, 0, 11)));
+    writerB.publish();
+    assertSameAsPlain(FIRST, FIRST + MINUTES);
+    assertThat(reads("delta")).isEqualTo(3);
+    assertThat(cached.metrics().read("service_cpm", List.of(SERVICE), Step.MINUTE, FIRST + 3, FIRST + 3))
+        .extracting(p -> p.writerId() + "/" + p.sequence() + "=" + p.values()[0])
+        .containsExactlyInAnyOrder("a/0=100", "b/0=5", "b/7=5");
+
+    // narrower windows, a wider one (a full read again) and one ending before the cached newest minute.
+    assertSameAsPlain(FIRST + 10, FIRST + 20);
+    assertSameAsPlain(FIRST, FIRST + 5);
+    assertSameAsPlain(FIRST - 60, FIRST + MINUTES);
+
+    // a dashboard: many reads of the entity at once, some joining a read under way.
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<List<String>>> answers = new ArrayList<>();
+      for (int i = 0; i < 64; i++) {
+        String metric = i % 2 == 0 ? "service_cpm" : "service_percentile";
+        answers.add(pool.submit(() -> canonical(cached.metrics().read(metric, List.of(SERVICE), Step.MINUTE, FIRST,
+            FIRST + MINUTES))));
+      }
+      for (int i = 0; i < answers.size(); i++) {
+        String metric = i % 2 == 0 ? "service_cpm" : "service_percentile";
+        assertThat(answers.get(i).get()).isEqualTo(canonical(plain.metrics().read(metric, List.of(SERVICE),
+            Step.MINUTE, FIRST, FIRST + MINUTES)));
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    // the reader restarts: an empty cache reads everything again.
+    cached = open(32, cachedRegistry);
+    writerA.metrics().write(List.of(row("a", FIRST + 4, 1, 1)));
+    writerA.publish();
+    assertSameAsPlain(FIRST, FIRST + MINUTES);
+    assertSameAsPlain(FIRST, FIRST + MINUTES);
+  }
+
+  @Test
+  void manyEntitiesAndWholeMetricReadsAreNotCached() {
+    open(0, new SimpleMeterRegistry()).metrics().write(rows("a", 0, 1));
+    plain.publish();
+    assertThat(canonical(cached.metrics().read("service_cpm", List.of(SERVICE, OTHER), Step.MINUTE, FIRST,
+        FIRST + MINUTES))).isEqualTo(canonical(plain.metrics().read("service_cpm", List.of(SERVICE, OTHER),
+            Step.MINUTE, FIRST, FIRST + MINUTES))).hasSize(2 * MINUTES);
+    assertThat(canonical(cached.metrics().read("service_cpm", null, Step.MINUTE, FIRST, FIRST + MINUTES)))
+        .hasSize(2 * MINUTES);
+    assertThat(reads("full") + reads("delta")).isZero();
+  }
+
+  @Test
+  void metricsIndicesOfAnOlderVersionGetTheWrittenField() throws Exception {
+    String old = prefix + "-old";
+    String index = old + "-metrics-minute-" + FIRST / 10_000;
+    String mapping = """
+        {"mappings":{"dynamic":"strict","properties":{
+          "entity":{"type":"keyword"},"step":{"type":"keyword"},
+          "bucket":{"type":"long"},"writer":{"type":"keyword"},"seq":{"type":"long"},
+          "group":{"type":"keyword"},"metrics":{"type":"keyword"},"rid":{"type":"keyword"},
+          "states":{"type":"object","enabled":false}}}}""";
+    HttpResponse<String> created = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(
+        HttpRequest.newBuilder(URI.create(ES.httpUrl() + "/" + index)).header("Content-Type", "application/json")
+            .PUT(HttpRequest.BodyPublishers.ofString(mapping)).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+    ElasticsearchStorage upgraded = new ElasticsearchStorage(ElasticsearchStorageComplianceIT.config(
+        ES.hostAndPort(), old), new SimpleMeterRegistry());
+    upgraded.start();
+    opened.add(upgraded);
+    upgraded.metrics().write(rows("a", 0, 1));
+    upgraded.publish();
+    assertThat(upgraded.metrics().read("service_cpm", List.of(SERVICE), Step.MINUTE, FIRST, FIRST + MINUTES))
+        .hasSize(MINUTES);
+  }
+
+  private double reads(String kind) {
+    return cachedRegistry.get("sextant_es_metric_reads").tag("kind", kind).counter().count();
+  }
+
+  private void assertSameAsPlain(long start, long end) {
+    for (String metric : List.of("service_cpm", "service_percentile")) {
+      List<String> expected = canonical(plain.metrics().read(metric, List.of(SERVICE), Step.MINUTE, start, end));
+      assertThat(canonical(cached.metrics().read(metric, List.of(SERVICE), Step.MINUTE, start, end)))
+          .as("%s %d..%d", metric, start, end).isEqualTo(expected);
+    }
+  }
+
+  private static List<String> canonical(List<MetricPartial> partials) {
+    return partials.stream().map(p -> p.metric() + " " + p.entityId() + " " + p.step() + " " + p.bucket() + " "
+        + p.writerId() + " " + p.sequence() + " " + Arrays.toString(p.values()) + " "
+        + (p.sketch() == null ? "-" : Base64.getEncoder().encodeToString(p.sketch()))).sorted().toList();
+  }
+
+  /** Every minute of the window for both services, from one writer, seq {@code seq}. */
+  private static List<PartialRow> rows(String writer, long seq, long base) {
+    List<PartialRow> rows = new ArrayList<>();
+    for (int m = 0; m < MINUTES; m++) {
+      rows.add(row(writer, FIRST + m, seq, base + m));
+      rows.add(new PartialRow("CALL_SERVICE", OTHER, Step.MINUTE, FIRST + m, writer, seq,
+          List.of(new PartialRow.Cell("service_cpm", new long[] {base, 0, 0}, null))));
+    }
+    return rows;
+  }
+
+  private static PartialRow row(String writer, long bucket, long seq, long calls) {
+    return new PartialRow("CALL_SERVICE", SERVICE, Step.MINUTE, bucket, writer, seq, List.of(
+        new PartialRow.Cell("service_cpm", new long[] {calls, 0, 0}, null),
+        new PartialRow.Cell("service_percentile", new long[] {calls, 1, 2}, new byte[] {1, 2, (byte) calls})));
+  }
+}
