@@ -58,7 +58,7 @@ class QueryToolsTest {
     assertThat(capture(() -> FreshnessProbe.execute("--target=" + grpc, "--http=" + http, "--probes=1",
         "--records=10", "--prefix=window"))).endsWith("exit 0");
     long end = System.currentTimeMillis();
-    String[] common = {"--http=" + http, "--duration=1", "--warmup=0", "--minutes=30", "--end=" + end};
+    String[] common = {"--http=" + http, "--duration=3", "--warmup=0", "--minutes=30", "--end=" + end};
 
     assertThat(capture(() -> QueryLoad.execute(concat(common, "--queries=global-topology,topology"))))
         .contains("first global-topology answer:", "first topology answer:", "all requests succeeded")
