@@ -33,6 +33,8 @@
 #   QUERIES        kinds to measure ["topology global-topology expression dashboard4 dashboard8"]
 #   GRPC_PORT, HTTP_PORT  server ports [23800, 24800]
 #   JAVA_OPTS      server JVM options [the launcher's]
+#   PENDING_MB     the writers' core.maxPendingMegabytes: a replay writes minutes faster than real
+#                  time, and a writer that drops rows (checked) would change the data set [96]
 #   OUT            directory for logs and results [benchmarks/target/writers-<stamp>]
 #   KEEP_DATA=1    leave the sextant-w<N> indices in place (default: deleted at the start of each N)
 #
@@ -106,7 +108,7 @@ echo "Elasticsearch at $ES"
 start_server() {
   SEXTANT_SERVER_HOST=127.0.0.1 SEXTANT_SERVER_GRPC_PORT="$GRPC_PORT" SEXTANT_SERVER_HTTP_PORT="$HTTP_PORT" \
   SEXTANT_STORAGE=elasticsearch SEXTANT_ES_HOSTS="$ES_HOSTS" SEXTANT_STORAGE_ELASTICSEARCH_INDEX_PREFIX="$1" \
-  SEXTANT_CORE_COLLECTOR_ID="$2" SEXTANT_SERVER_DRAIN_READINESS_SECONDS=0 SEXTANT_SERVER_DRAIN_TIMEOUT_SECONDS=120 \
+  SEXTANT_CORE_COLLECTOR_ID="$2" SEXTANT_CORE_MAX_PENDING_MEGABYTES="${PENDING_MB:-96}" SEXTANT_SERVER_DRAIN_READINESS_SECONDS=0 SEXTANT_SERVER_DRAIN_TIMEOUT_SECONDS=120 \
     "$DIST/bin/sextant" >"$3" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 1 240); do
@@ -160,7 +162,8 @@ for N in $WRITERS; do
       --topology=random --services="$SERVICES" --endpoints="$ENDPOINTS" --batch="$BATCH" --duration="$SEND_SECONDS" \
       --rate="$PER_RATE" --backfill-minutes="$BACKFILL" --backfill-end="$END_MS" --report=30 \
       >"$OUT/w$N-gen$i.log" 2>&1 || { echo "load generator failed, see $OUT/w$N-gen$i.log" >&2; tail -5 "$OUT/w$N-gen$i.log" >&2; exit 1; }
-    grep -E "^== result|records/s|processed" "$OUT/w$N-gen$i.log" | head -4 || true
+    grep -E "^sent  " "$OUT/w$N-gen$i.log" | head -1 || true
+    grep -q "processed == sent   YES" "$OUT/w$N-gen$i.log" || { echo "processed != sent, see $OUT/w$N-gen$i.log" >&2; exit 1; }
     DROPPED=$(curl -fs "http://127.0.0.1:$HTTP_PORT/metrics" | awk '/^sextant_flush_partials_dropped_total/ {s += $2} END {print s + 0}')
     stop_server
     if ! grep -q "everything accepted was written" "$LOG"; then
