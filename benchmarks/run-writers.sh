@@ -108,7 +108,7 @@ echo "Elasticsearch at $ES"
 start_server() {
   SEXTANT_SERVER_HOST=127.0.0.1 SEXTANT_SERVER_GRPC_PORT="$GRPC_PORT" SEXTANT_SERVER_HTTP_PORT="$HTTP_PORT" \
   SEXTANT_STORAGE=elasticsearch SEXTANT_ES_HOSTS="$ES_HOSTS" SEXTANT_STORAGE_ELASTICSEARCH_INDEX_PREFIX="$1" \
-  SEXTANT_CORE_COLLECTOR_ID="$2" SEXTANT_CORE_MAX_PENDING_MEGABYTES="${PENDING_MB:-96}" SEXTANT_SERVER_DRAIN_READINESS_SECONDS=0 SEXTANT_SERVER_DRAIN_TIMEOUT_SECONDS=120 \
+  SEXTANT_CORE_COLLECTOR_ID="$2" SEXTANT_CORE_MAX_PENDING_MEGABYTES="${PENDING_MB:-96}" SEXTANT_SERVER_DRAIN_READINESS_SECONDS=0 SEXTANT_SERVER_DRAIN_TIMEOUT_SECONDS=300 \
     "$DIST/bin/sextant" >"$3" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 1 240); do
@@ -125,12 +125,12 @@ start_server() {
 stop_server() {
   if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
     kill -TERM "$SERVER_PID" 2>/dev/null || true
-    for _ in $(seq 1 750); do
+    for _ in $(seq 1 1600); do
       kill -0 "$SERVER_PID" 2>/dev/null || break
       sleep 0.2
     done
     if kill -0 "$SERVER_PID" 2>/dev/null; then
-      echo "server $SERVER_PID did not stop within 150 s; killing it" >&2
+      echo "server $SERVER_PID did not stop within 320 s; killing it" >&2
       kill -KILL "$SERVER_PID" 2>/dev/null || true
     fi
   fi
@@ -164,6 +164,12 @@ for N in $WRITERS; do
       >"$OUT/w$N-gen$i.log" 2>&1 || { echo "load generator failed, see $OUT/w$N-gen$i.log" >&2; tail -5 "$OUT/w$N-gen$i.log" >&2; exit 1; }
     grep -E "^sent  " "$OUT/w$N-gen$i.log" | head -1 || true
     grep -q "processed == sent   YES" "$OUT/w$N-gen$i.log" || { echo "processed != sent, see $OUT/w$N-gen$i.log" >&2; exit 1; }
+    # Let the writer catch up with Elasticsearch before it is stopped, so the drain is short.
+    for _ in $(seq 1 600); do
+      PENDING=$(curl -fs "http://127.0.0.1:$HTTP_PORT/metrics" | awk '/^sextant_flush_pending_partials/ {s += $2} END {print s + 0}')
+      [[ "$PENDING" == "0" ]] && break
+      sleep 1
+    done
     DROPPED=$(curl -fs "http://127.0.0.1:$HTTP_PORT/metrics" | awk '/^sextant_flush_partials_dropped_total/ {s += $2} END {print s + 0}')
     stop_server
     if ! grep -q "everything accepted was written" "$LOG"; then

@@ -97,6 +97,8 @@ public final class QueryLoad {
   private final List<Kind> kinds = new ArrayList<>();
   private Kind topology;
   private Kind globalTopology;
+  /** In {@link #cycle}, the place of the next expression kind. */
+  private static final Kind EXPRESSION_SLOT = new Kind("expression", null);
   /** The non-dashboard kinds' request cycle: topology, global topology, one expression (each if asked for). */
   private final List<Kind> cycle = new ArrayList<>();
   private final List<Kind> expressionKinds = new ArrayList<>();
@@ -220,7 +222,7 @@ public final class QueryLoad {
           cycle.add(globalTopology);
         }
         case "expression" -> {
-          cycle.add(null); // the expression slot: the next of expressionKinds
+          cycle.add(EXPRESSION_SLOT);
           List<String> expressions = o.string("expression").isEmpty() ? EXPRESSIONS : List.of(o.string("expression"));
           for (String e : expressions) {
             Kind k = new Kind(e.contains("{") ? e.substring(0, e.indexOf('{')) : e, e);
