@@ -206,7 +206,8 @@ for N in $WRITERS; do
       >"$OUT/w$N-$q.log" 2>&1 || { echo "query load failed, see $OUT/w$N-$q.log" >&2; tail -5 "$OUT/w$N-$q.log" >&2; exit 1; }
     {
       echo "$q:"
-      grep -A3 "^query " "$OUT/w$N-$q.log" | grep -v "^query \|^--" | grep -v "^$" | grep -v "^topology answers\|^global"
+      # The header and the kind's row (requests, errors, req/s, p50, p95, p99, max, bytes), then CPU.
+      grep -E "^(query |topology |global-topology |service_cpm |dashboard-)" "$OUT/w$N-$q.log" | grep -v "answers"
       grep -E "^(client|server) pid" "$OUT/w$N-$q.log"
     } | tee -a "$SUMMARY"
   done
