@@ -26,19 +26,20 @@
 #                  (512 MB heap) and stop it at the end [empty]
 #   WRITERS        writer counts to measure ["1 3 10"]
 #   SEND_SECONDS   sending time of each writer (at least 2 s per replayed minute) [60]
-#   RATE           records/s of the whole data set, split evenly over the writers [15000]
-#   SERVICES, ENDPOINTS, BATCH, BACKFILL  the data set [200, 1000, 10, 30]
+#   RATE           records/s of the whole data set, split evenly over the writers [6000]
+#   SERVICES, ENDPOINTS, BATCH, BACKFILL  the data set [200, 100, 10, 30]
 #   MINUTES        queried window, the last minutes of the replay [30]
 #   QUERY_SECONDS, WARMUP  measured and warm-up seconds per query kind [20, 10]
 #   QUERIES        kinds to measure ["topology global-topology expression dashboard4 dashboard8"]
 #   GRPC_PORT, HTTP_PORT  server ports [23800, 24800]
-#   JAVA_OPTS      server JVM options [the launcher's]
+#   JAVA_OPTS      server JVM options [the launcher's, with -Xmx768m for PENDING_MB]
 #   PENDING_MB     the writers' core.maxPendingMegabytes: a replay writes minutes faster than real
-#                  time, and a writer that drops rows (checked) would change the data set [96]
+#                  time, and a writer that drops rows (checked) would change the data set [256]
 #   OUT            directory for logs and results [benchmarks/target/writers-<stamp>]
 #   KEEP_DATA=1    leave the sextant-w<N> indices in place (default: deleted at the start of each N)
 #
-# Example: WRITERS="1 3" QUERY_SECONDS=10 benchmarks/run-writers.sh
+# Examples: benchmarks/run-writers.sh         (the data sets of docs/performance.md "Many writers")
+#           WRITERS="1 3" QUERY_SECONDS=10 benchmarks/run-writers.sh
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DIST="$ROOT/dist/target/sextant"
@@ -46,9 +47,9 @@ CLASSES="$ROOT/benchmarks/target/classes"
 CLASSPATH_FILE="$ROOT/benchmarks/target/classpath.txt"
 WRITERS="${WRITERS:-1 3 10}"
 SEND_SECONDS="${SEND_SECONDS:-60}"
-RATE="${RATE:-15000}"
+RATE="${RATE:-6000}"
 SERVICES="${SERVICES:-200}"
-ENDPOINTS="${ENDPOINTS:-1000}"
+ENDPOINTS="${ENDPOINTS:-100}"
 BATCH="${BATCH:-10}"
 BACKFILL="${BACKFILL:-30}"
 MINUTES="${MINUTES:-30}"
@@ -59,6 +60,7 @@ GRPC_PORT="${GRPC_PORT:-23800}"
 HTTP_PORT="${HTTP_PORT:-24800}"
 OUT="${OUT:-$ROOT/benchmarks/target/writers-$(date -u +%Y%m%dT%H%M%S)}"
 JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+export JAVA_OPTS="${JAVA_OPTS:--Xms128m -Xmx768m -XX:MaxDirectMemorySize=64m -XX:+UseParallelGC -XX:+ExitOnOutOfMemoryError}"
 
 if [[ ! -x "$DIST/bin/sextant" || ! -f "$CLASSPATH_FILE" || ! -f "$CLASSES/io/sextant/benchmarks/QueryLoad.class" ]]; then
   echo "not built; run: ./mvnw -o -q -DskipTests package -pl dist,benchmarks,oap-server/sextant-testkit -am" >&2
@@ -108,7 +110,7 @@ echo "Elasticsearch at $ES"
 start_server() {
   SEXTANT_SERVER_HOST=127.0.0.1 SEXTANT_SERVER_GRPC_PORT="$GRPC_PORT" SEXTANT_SERVER_HTTP_PORT="$HTTP_PORT" \
   SEXTANT_STORAGE=elasticsearch SEXTANT_ES_HOSTS="$ES_HOSTS" SEXTANT_STORAGE_ELASTICSEARCH_INDEX_PREFIX="$1" \
-  SEXTANT_CORE_COLLECTOR_ID="$2" SEXTANT_CORE_MAX_PENDING_MEGABYTES="${PENDING_MB:-96}" SEXTANT_SERVER_DRAIN_READINESS_SECONDS=0 SEXTANT_SERVER_DRAIN_TIMEOUT_SECONDS=300 \
+  SEXTANT_CORE_COLLECTOR_ID="$2" SEXTANT_CORE_MAX_PENDING_MEGABYTES="${PENDING_MB:-256}" SEXTANT_SERVER_DRAIN_READINESS_SECONDS=0 SEXTANT_SERVER_DRAIN_TIMEOUT_SECONDS=300 \
     "$DIST/bin/sextant" >"$3" 2>&1 &
   SERVER_PID=$!
   for _ in $(seq 1 240); do
