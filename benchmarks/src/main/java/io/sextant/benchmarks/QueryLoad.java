@@ -109,6 +109,7 @@ public final class QueryLoad {
   private final AtomicLong failed = new AtomicLong();
   private final AtomicLong warmupRequests = new AtomicLong();
   private final AtomicLong warmupErrors = new AtomicLong();
+  private final AtomicLong workerDeaths = new AtomicLong();
   private final AtomicReference<String> firstError = new AtomicReference<>();
   private final Map<String, Boolean> described = new ConcurrentHashMap<>();
   private volatile long measureStart;
@@ -376,6 +377,10 @@ public final class QueryLoad {
     if (firstError.get() != null) {
       System.out.println("first error           " + firstError.get());
     }
+    if (workerDeaths.get() > 0) {
+      System.out.println(workerDeaths.get() + " client thread(s) died (see the error output); the figures are short");
+      errors += workerDeaths.get();
+    }
     System.out.println(errors == 0 ? "all requests succeeded"
         : String.format(Locale.ROOT, "%,d requests failed", errors));
     return errors == 0 ? 0 : 1;
@@ -548,6 +553,11 @@ public final class QueryLoad {
     Worker(int id) {
       super("query-load-" + id);
       setDaemon(true);
+      // A worker that dies would silently send nothing more: say so and fail the run.
+      setUncaughtExceptionHandler((t, e) -> {
+        workerDeaths.incrementAndGet();
+        System.err.println(t.getName() + " died: " + e);
+      });
       for (int i = 0; i < stats.length; i++) {
         stats[i] = new Stats();
       }
