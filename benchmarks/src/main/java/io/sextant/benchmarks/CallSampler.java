@@ -20,6 +20,8 @@ final class CallSampler {
   private int backfillMinutes;
   private long backfillStartMillis;
   private long backfillDurationMillis;
+  /** How far before "now" the replay ends ({@code --backfill-end}); 0 = it ends at now. */
+  private long backfillLagMillis;
 
   Edge edge;
   /** Null when the caller is outside the mesh (no client-side report). */
@@ -57,9 +59,19 @@ final class CallSampler {
    * each gets few partials). 0 turns it off (and draws exactly the same calls as before).
    */
   CallSampler backfill(int minutes, long startMillis, long durationMillis) {
-    if (minutes < 0) {
-      throw new IllegalArgumentException("backfill minutes must be >= 0, got " + minutes);
+    return backfill(minutes, startMillis, durationMillis, 0);
+  }
+
+  /**
+   * As {@link #backfill(int, long, long)}, but the replay ends {@code lagMillis} before the run's
+   * end: several runs one after another can replay the same minutes (the same data written by
+   * several writers).
+   */
+  CallSampler backfill(int minutes, long startMillis, long durationMillis, long lagMillis) {
+    if (minutes < 0 || lagMillis < 0) {
+      throw new IllegalArgumentException("backfill minutes and lag must be >= 0, got " + minutes + ", " + lagMillis);
     }
+    this.backfillLagMillis = lagMillis;
     this.backfillMinutes = minutes;
     this.backfillStartMillis = startMillis;
     this.backfillDurationMillis = Math.max(1, durationMillis);
@@ -138,7 +150,7 @@ final class CallSampler {
     serverLatencyMillis = (int) Math.max(0, Math.min(60_000, Math.round(latency)));
     // The client side also sees the network and both sidecars.
     clientLatencyMillis = serverLatencyMillis + 1 + rnd.nextInt(3);
-    long endMillis = backfillMinutes > 0 ? nowMillis - backfillShiftMillis(nowMillis) : nowMillis;
+    long endMillis = backfillMinutes > 0 ? nowMillis - backfillShiftMillis(nowMillis) - backfillLagMillis : nowMillis;
     clientStartMillis = endMillis - clientLatencyMillis - rnd.nextInt(200);
     serverStartMillis = clientStartMillis + (clientLatencyMillis - serverLatencyMillis) / 2;
     clientRequestNanos = sidecarNanos(120_000);

@@ -141,9 +141,19 @@ public final class LoadGenerator {
     System.out.println("topology " + topology.describe());
     int backfill = o.integer("backfill-minutes");
     long runStart = System.currentTimeMillis();
+    long backfillLag = 0;
+    if (backfill > 0 && o.longValue("backfill-end") > 0) {
+      backfillLag = runStart + durationSeconds * 1000L - o.longValue("backfill-end");
+      if (backfillLag < 0 || backfillLag / 60_000 + backfill > 1439) {
+        System.err.println("--backfill-end must be before the end of this run and the replayed minutes within the"
+            + " last 1439 minutes (core.maxLateMinutes); it is " + backfillLag / 1000 + " s before the run's end");
+        return 2;
+      }
+    }
     if (backfill > 0) {
-      System.out.println("backfill: replaying the last " + backfill + " minutes in order over the run, from "
-          + (backfill - 1) + " minutes back to now");
+      System.out.println("backfill: replaying " + backfill + " minutes in order over the run, from "
+          + (backfill - 1) + " minutes back to " + (backfillLag == 0 ? "now"
+              : "--backfill-end (" + java.time.Instant.ofEpochMilli(o.longValue("backfill-end")) + ")"));
     }
 
     Runnable rebuild;
@@ -169,7 +179,7 @@ public final class LoadGenerator {
       rebuild = () -> rebuildAlsPools(alsStreams, perStream, batch);
     } else {
       CallSampler sampler = new CallSampler(topology, o.ratio("tcp-ratio"), o.ratio("error-ratio"), o.longValue("seed"))
-          .backfill(backfill, runStart, durationSeconds * 1000L);
+          .backfill(backfill, runStart, durationSeconds * 1000L, backfillLag);
       rebuild = () -> rebuildPool(sampler, poolRecords, batch);
     }
     rebuild.run();

@@ -26,6 +26,8 @@ final class LoadOptions extends CliOptions {
     opt("seed", "42", "seed of the topology and the traffic");
     opt("backfill-minutes", "0", "replay the last N minutes during the run, in order: calls start N-1 minutes"
         + " back and end at now, so an hour of history exists after one run (0: off)");
+    opt("backfill-end", "0", "mesh: epoch milliseconds at which the replay ends (0: the run's end), so runs one after"
+        + " another (several collectors, or one restarted) write the same minutes");
     opt("pool", "8192", "records pre-built per pool (a fresh pool is built every second; als: split over"
         + " the streams)");
     opt("window", "64", "messages a stream may have queued in the client before waiting for onReady");
@@ -57,6 +59,12 @@ final class LoadOptions extends CliOptions {
     }
     if (!string("protocol").equals("mesh") && !string("protocol").equals("als")) {
       throw new IllegalArgumentException("--protocol must be mesh or als");
+    }
+    if (longValue("backfill-end") < 0 || (longValue("backfill-end") > 0 && integer("backfill-minutes") == 0)) {
+      throw new IllegalArgumentException("--backfill-end needs --backfill-minutes and is epoch milliseconds");
+    }
+    if (als() && longValue("backfill-end") > 0) {
+      throw new IllegalArgumentException("--backfill-end is for --protocol=mesh");
     }
     if (integer("backfill-minutes") < 0 || integer("backfill-minutes") > 1439) {
       throw new IllegalArgumentException("--backfill-minutes must be within 0..1439 (the server refuses records older"

@@ -30,12 +30,17 @@ import org.HdrHistogram.Histogram;
  * <ul>
  *   <li>{@code topology}: {@code getServicesTopology} over every service of {@code --layer}, with
  *       the selection set of the UI's topology view;
+ *   <li>{@code global-topology}: {@code getGlobalTopology} of {@code --layer}, same selection set;
  *   <li>{@code expression}: {@code execExpression} of {@code service_cpm}, {@code
- *       service_percentile{p='50,75,90,95,99'}} and {@code service_resp_time}, cycling over the
- *       services of the layer;
- *   <li>{@code dashboard} (alone): one request per service with the {@link #DASHBOARD} expressions
- *       as aliased {@code execExpression} fields, as the UI asks for a service dashboard's widgets.
+ *       service_percentile{p='50,75,90,95,99'}} and {@code service_resp_time} (or only {@code
+ *       --expression}), cycling over the services of the layer (or only {@code --service});
+ *   <li>{@code dashboard} (alone): one request per service with the first {@code --dashboard-size}
+ *       of the {@link #DASHBOARD} expressions as aliased {@code execExpression} fields, as the UI asks
+ *       for a service dashboard's widgets.
  * </ul>
+ *
+ * <p>The window ends at the server's current minute, or at {@code --end} (a fixed, closed minute:
+ * the same data however long the measurement runs).
  *
  * <p>{@code --concurrency} client threads send requests back to back (one HTTP/1.1 client, so one
  * connection per busy thread), the kinds interleaved. Requests that start during {@code --warmup}
@@ -70,11 +75,19 @@ public final class QueryLoad {
       "service_cpm", "service_resp_time", "service_sla/100", "service_apdex/10000",
       "service_percentile{p='50,75,90,95,99'}", "service_sidecar_internal_req_latency_nanos",
       "service_sidecar_internal_resp_latency_nanos", "avg(service_cpm)");
-  static final String DASHBOARD_QUERY = dashboardQuery();
+
+  /** The UI's global topology query (topology.graphqls, SkyWalking 10.1). */
+  static final String GLOBAL_TOPOLOGY_QUERY = "query queryGlobalTopo($layer: String, $duration: Duration!) {"
+      + " topology: getGlobalTopology(layer: $layer, duration: $duration) {"
+      + " nodes { id name type isReal layers }"
+      + " calls { id source target detectPoints sourceComponents targetComponents } } }";
 
   private final Options o;
   private final HttpClient client;
   private Kind dashboard;
+  /** The dashboard's expressions: the first {@code --dashboard-size} of {@link #DASHBOARD}. */
+  private List<String> dashboardExpressions;
+  private String dashboardQuery;
   private final URI endpoint;
   private final Duration timeout;
   private ZoneId zone;
@@ -83,6 +96,11 @@ public final class QueryLoad {
   private long clockSkewMillis;
   private final List<Kind> kinds = new ArrayList<>();
   private Kind topology;
+  private Kind globalTopology;
+  /** In {@link #cycle}, the place of the next expression kind. */
+  private static final Kind EXPRESSION_SLOT = new Kind("expression", null);
+  /** The non-dashboard kinds' request cycle: topology, global topology, one expression (each if asked for). */
+  private final List<Kind> cycle = new ArrayList<>();
   private final List<Kind> expressionKinds = new ArrayList<>();
   private List<Service> services;
   private List<String> serviceIds;
@@ -91,6 +109,7 @@ public final class QueryLoad {
   private final AtomicLong failed = new AtomicLong();
   private final AtomicLong warmupRequests = new AtomicLong();
   private final AtomicLong warmupErrors = new AtomicLong();
+  private final AtomicLong workerDeaths = new AtomicLong();
   private final AtomicReference<String> firstError = new AtomicReference<>();
   private final Map<String, Boolean> described = new ConcurrentHashMap<>();
   private volatile long measureStart;
@@ -107,12 +126,12 @@ public final class QueryLoad {
     }
   }
 
-  /** The dashboard request: every {@link #DASHBOARD} expression as field {@code w<i>}. */
-  private static String dashboardQuery() {
+  /** The dashboard request: each expression as field {@code w<i>}. */
+  static String dashboardQuery(List<String> expressions) {
     StringBuilder q = new StringBuilder("query dashboard($entity: Entity!, $duration: Duration!) {");
-    for (int i = 0; i < DASHBOARD.size(); i++) {
+    for (int i = 0; i < expressions.size(); i++) {
       q.append(" w").append(i).append(": execExpression(expression: \"")
-          .append(DASHBOARD.get(i)).append("\", entity: $entity, duration: $duration)")
+          .append(expressions.get(i)).append("\", entity: $entity, duration: $duration)")
           .append(" { type error results { metric { labels { key value } } values { id value traceID } } }");
     }
     return q.append(" }").toString();
@@ -174,15 +193,19 @@ public final class QueryLoad {
   }
 
   public static void main(String[] args) throws Exception {
+    System.exit(execute(args));
+  }
+
+  /** Runs with these options; the exit status. */
+  static int execute(String... args) throws Exception {
     Options options;
     try {
       options = Options.parse(args);
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
-      System.exit(2);
-      return;
+      return 2;
     }
-    System.exit(new QueryLoad(options).run());
+    return new QueryLoad(options).run();
   }
 
   private int run() throws Exception {
@@ -192,20 +215,31 @@ public final class QueryLoad {
         case "topology" -> {
           topology = new Kind("topology", null);
           kinds.add(topology);
+          cycle.add(topology);
+        }
+        case "global-topology" -> {
+          globalTopology = new Kind("global-topology", null);
+          kinds.add(globalTopology);
+          cycle.add(globalTopology);
         }
         case "expression" -> {
-          for (String e : EXPRESSIONS) {
+          cycle.add(EXPRESSION_SLOT);
+          List<String> expressions = o.string("expression").isEmpty() ? EXPRESSIONS : List.of(o.string("expression"));
+          for (String e : expressions) {
             Kind k = new Kind(e.contains("{") ? e.substring(0, e.indexOf('{')) : e, e);
             expressionKinds.add(k);
             kinds.add(k);
           }
         }
         case "dashboard" -> {
-          dashboard = new Kind("dashboard", null);
+          dashboardExpressions = DASHBOARD.subList(0, o.integer("dashboard-size"));
+          dashboardQuery = dashboardQuery(dashboardExpressions);
+          dashboard = new Kind("dashboard-" + dashboardExpressions.size(), null);
           kinds.add(dashboard);
         }
         default -> {
-          System.err.println("--queries takes topology and/or expression, or dashboard, got '" + q + "'");
+          System.err.println("--queries takes topology, global-topology and/or expression, or dashboard, got '"
+              + q + "'");
           return 2;
         }
       }
@@ -233,8 +267,10 @@ public final class QueryLoad {
       w.start();
     }
 
+    long clientPid = ProcessHandle.current().pid();
     long rssBefore = ServerStats.rssBytes(serverPid);
     long cpuBefore = ServerStats.cpuNanos(serverPid);
+    long clientCpuBefore = ServerStats.cpuNanos(clientPid);
     long peakRss = rssBefore;
     boolean measuring = o.integer("warmup") == 0;
     long lastDone = 0;
@@ -250,6 +286,7 @@ public final class QueryLoad {
         measuring = true;
         rssBefore = ServerStats.rssBytes(serverPid);
         cpuBefore = ServerStats.cpuNanos(serverPid);
+        clientCpuBefore = ServerStats.cpuNanos(clientPid);
       }
       peakRss = Math.max(peakRss, ServerStats.rssBytes(serverPid));
       if (second % report == 0 || now >= measureEnd) {
@@ -265,6 +302,7 @@ public final class QueryLoad {
       }
     }
     long cpuAfter = ServerStats.cpuNanos(serverPid);
+    long clientCpuAfter = ServerStats.cpuNanos(clientPid);
     for (Worker w : workers) {
       w.join(timeout.toMillis() + 5_000);
     }
@@ -272,9 +310,11 @@ public final class QueryLoad {
     double seconds = (measureEnd - measureStart) / 1e9;
 
     System.out.println();
+    Map<String, Object> window = durationVars();
     System.out.printf(Locale.ROOT, "== result: %d s measured after %d s warmup, %d client thread%s, window %d minutes"
-        + " (step MINUTE), %d services of layer %s ==%n", o.integer("duration"), o.integer("warmup"), threads,
-        threads == 1 ? "" : "s", o.integer("minutes"), services.size(), o.string("layer"));
+        + " (step MINUTE, %s .. %s%s), %d services of layer %s ==%n", o.integer("duration"), o.integer("warmup"),
+        threads, threads == 1 ? "" : "s", o.integer("minutes"), window.get("start"), window.get("end"),
+        fixedEnd() ? ", fixed" : "", services.size(), o.string("layer"));
     System.out.printf(Locale.ROOT, "%-22s %9s %7s %9s %9s %9s %9s %9s %12s%n", "query", "requests", "errors",
         "req/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "resp bytes");
     long errors = warmupErrors.get();
@@ -308,6 +348,10 @@ public final class QueryLoad {
         System.out.printf(Locale.ROOT, "topology answers      %d..%d nodes, %d..%d calls (%d services asked for)%n",
             s.minNodes, s.maxNodes, s.minCalls, s.maxCalls, services.size());
       }
+      if (kind == globalTopology && s.maxNodes >= 0) {
+        System.out.printf(Locale.ROOT, "global-topology       %d..%d nodes, %d..%d calls%n",
+            s.minNodes, s.maxNodes, s.minCalls, s.maxCalls);
+      }
       if (kind.expression != null && s.empty > 0) {
         List<String> some = s.emptyServices.stream().limit(5).toList();
         System.out.printf(Locale.ROOT, "%-21s %,d of %,d answers had no value in the window, for %d of the %d services"
@@ -320,15 +364,22 @@ public final class QueryLoad {
     }
     System.out.printf(Locale.ROOT, "warmup                %,d requests (not measured), %,d failed%n",
         warmupRequests.get(), warmupErrors.get());
+    long measuredRequests = all.requests;
+    long clientCpu = clientCpuAfter >= 0 && clientCpuBefore >= 0 ? clientCpuAfter - clientCpuBefore : -1;
+    System.out.printf(Locale.ROOT, "client pid %d         rss %s; CPU %s%n", clientPid,
+        mb(ServerStats.rssBytes(clientPid)), cpuFigure(clientCpu, seconds, measuredRequests));
     if (serverPid > 0) {
       long cpu = cpuAfter >= 0 && cpuBefore >= 0 ? cpuAfter - cpuBefore : -1;
       System.out.printf(Locale.ROOT, "server pid %d         rss %s before, %s after the measurement, peak sampled %s;"
           + " CPU %s%n", serverPid, mb(rssBefore), mb(rssAfter), mb(peakRss),
-          cpu < 0 ? "?"
-              : String.format(Locale.ROOT, "%.1f s = %.0f%% of a core", cpu / 1e9, cpu / 1e9 / seconds * 100));
+          cpuFigure(cpu, seconds, measuredRequests));
     }
     if (firstError.get() != null) {
       System.out.println("first error           " + firstError.get());
+    }
+    if (workerDeaths.get() > 0) {
+      System.out.println(workerDeaths.get() + " client thread(s) died (see the error output); the figures are short");
+      errors += workerDeaths.get();
     }
     System.out.println(errors == 0 ? "all requests succeeded"
         : String.format(Locale.ROOT, "%,d requests failed", errors));
@@ -340,6 +391,15 @@ public final class QueryLoad {
     System.out.printf(Locale.ROOT, "%-22s %,9d %,7d %9.1f %9s %9s %9s %9s %12s%n", name, s.requests, s.errors,
         s.requests / seconds, ms(s, 50), ms(s, 95), ms(s, 99), ok == 0 ? "-" : fmtMs(s.nanos.getMaxValue()),
         ok == 0 ? "-" : String.format(Locale.ROOT, "%,d", s.bytes / ok));
+  }
+
+  /** CPU time over the measurement: total, share of a core and per request. */
+  private static String cpuFigure(long cpuNanos, double seconds, long requests) {
+    if (cpuNanos < 0) {
+      return "?";
+    }
+    return String.format(Locale.ROOT, "%.1f s = %.0f%% of a core, %.2f ms per request", cpuNanos / 1e9,
+        cpuNanos / 1e9 / seconds * 100, requests == 0 ? 0 : cpuNanos / 1e6 / requests);
   }
 
   private static String ms(Stats s, double percentile) {
@@ -403,6 +463,12 @@ public final class QueryLoad {
           + "; send it some traffic first (LoadGenerator --backfill-minutes=" + o.integer("minutes")
           + " fills the whole window)";
     }
+    if (!o.string("service").isEmpty()) {
+      found = found.stream().filter(s -> s.name().equals(o.string("service"))).toList();
+      if (found.isEmpty()) {
+        return "the server lists no service named " + o.string("service") + " in layer " + o.string("layer");
+      }
+    }
     services = List.copyOf(found);
     serviceIds = services.stream().map(Service::id).toList();
     Map<String, Object> d = durationVars();
@@ -441,10 +507,18 @@ public final class QueryLoad {
     return JSON.writeValueAsBytes(b);
   }
 
-  /** The last {@code --minutes} minutes up to the server's current minute, in its time zone. */
+  /** Whether {@code --end} fixes the window's last minute. */
+  private boolean fixedEnd() {
+    return !o.string("end").isEmpty();
+  }
+
+  /**
+   * The last {@code --minutes} minutes up to the server's current minute (or {@code --end}'s), in
+   * its time zone.
+   */
   private Map<String, Object> durationVars() {
     DateTimeFormatter f = minuteFormat;
-    long now = System.currentTimeMillis() + clockSkewMillis;
+    long now = fixedEnd() ? o.longValue("end") : System.currentTimeMillis() + clockSkewMillis;
     long minute = Math.floorDiv(now, 60_000L) * 60_000L;
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("start", f.format(Instant.ofEpochMilli(minute - (o.integer("minutes") - 1) * 60_000L)));
@@ -479,6 +553,11 @@ public final class QueryLoad {
     Worker(int id) {
       super("query-load-" + id);
       setDaemon(true);
+      // A worker that dies would silently send nothing more: say so and fail the run.
+      setUncaughtExceptionHandler((t, e) -> {
+        workerDeaths.incrementAndGet();
+        System.err.println(t.getName() + " died: " + e);
+      });
       for (int i = 0; i < stats.length; i++) {
         stats[i] = new Stats();
       }
@@ -487,11 +566,10 @@ public final class QueryLoad {
     @Override
     public void run() {
       int expressionCount = expressionKinds.size();
-      boolean both = topology != null && expressionCount > 0;
       while (System.nanoTime() < measureEnd) {
         long n = sequence.getAndIncrement();
-        // Interleaved: topology, expression, topology, expression, ...; the expressions cycle over
-        // the three expressions for each service in turn.
+        // Interleaved: topology, global topology, expression, topology, ... (the kinds asked for);
+        // the expressions cycle over the expressions for each service in turn.
         Kind kind;
         Map<String, Object> vars = new LinkedHashMap<>();
         vars.put("duration", durationVars());
@@ -501,14 +579,18 @@ public final class QueryLoad {
           kind = dashboard;
           Service s = services.get((int) (n % services.size()));
           service = s.name();
-          query = DASHBOARD_QUERY;
+          query = dashboardQuery;
           vars.put("entity", s.entity());
-        } else if (topology != null && (!both || n % 2 == 0)) {
+        } else if (cycle.get((int) (n % cycle.size())) == topology) {
           kind = topology;
           query = TOPOLOGY_QUERY;
           vars.put("ids", serviceIds);
+        } else if (cycle.get((int) (n % cycle.size())) == globalTopology) {
+          kind = globalTopology;
+          query = GLOBAL_TOPOLOGY_QUERY;
+          vars.put("layer", o.string("layer"));
         } else {
-          long m = both ? n / 2 : n;
+          long m = n / cycle.size();
           kind = expressionKinds.get((int) (m % expressionCount));
           Service s = services.get((int) ((m / expressionCount) % services.size()));
           service = s.name();
@@ -585,7 +667,7 @@ public final class QueryLoad {
       if (hasErrors(root)) {
         return errorMessage(root);
       }
-      if (kind == topology) {
+      if (kind == topology || kind == globalTopology) {
         JsonNode t = root.path("data").path("topology");
         int nodes = t.path("nodes").size();
         int calls = t.path("calls").size();
@@ -601,16 +683,16 @@ public final class QueryLoad {
           for (JsonNode n : t.path("nodes")) {
             real += n.path("isReal").asBoolean() ? 1 : 0;
           }
-          System.out.printf(Locale.ROOT, "first topology answer: %d nodes (%d real), %d calls, %,d bytes%n",
-              nodes, real, calls, res.body().length);
+          System.out.printf(Locale.ROOT, "first %s answer: %d nodes (%d real), %d calls, %,d bytes%n",
+              kind.name, nodes, real, calls, res.body().length);
         }
         return null;
       }
       if (kind == dashboard) {
-        for (int i = 0; i < DASHBOARD.size(); i++) {
+        for (int i = 0; i < dashboardExpressions.size(); i++) {
           JsonNode w = root.path("data").path("w" + i);
           if (w.isMissingNode() || w.hasNonNull("error")) {
-            return DASHBOARD.get(i) + ": " + (w.isMissingNode() ? "no answer" : w.get("error").asText());
+            return dashboardExpressions.get(i) + ": " + (w.isMissingNode() ? "no answer" : w.get("error").asText());
           }
         }
         return null;
@@ -653,9 +735,15 @@ public final class QueryLoad {
       opt("minutes", "60", "queried window in minutes, ending at the server's current minute (step MINUTE)");
       opt("layer", "MESH", "layer whose services are queried");
       opt("queries", "topology,expression", "which queries: topology (getServicesTopology over all the layer's"
-          + " services) and/or expression (execExpression of " + String.join(", ", EXPRESSIONS)
-          + ", cycling over the services); or dashboard alone (" + DASHBOARD.size()
-          + " expressions of a service dashboard in one request)");
+          + " services), global-topology (getGlobalTopology of the layer) and/or expression (execExpression of "
+          + String.join(", ", EXPRESSIONS) + ", cycling over the services); or dashboard alone (the first"
+          + " --dashboard-size expressions of a service dashboard in one request)");
+      opt("expression", "", "expression mode: only this MQE expression (e.g. service_cpm); empty = the three above");
+      opt("service", "", "expression and dashboard modes: only this service; empty = cycle over the layer's");
+      opt("dashboard-size", String.valueOf(DASHBOARD.size()), "dashboard mode: how many of " + DASHBOARD
+          + " (the first N, 1.." + DASHBOARD.size() + ")");
+      opt("end", "", "epoch milliseconds within the window's last minute (a closed minute: the same data on every"
+          + " run); empty = the server's current minute");
       opt("timeout", "30", "seconds a request may take before it counts as failed");
       opt("timezone", "", "zone of the durations, e.g. +0800 or UTC; none = the server's, from getTimeInfo");
       opt("server-pid", "", "pid of the server, to read its RSS and CPU from /proc");
@@ -674,6 +762,12 @@ public final class QueryLoad {
           || integer("report") < 1 || integer("warmup") < 0) {
         throw new IllegalArgumentException("duration, concurrency, minutes, timeout and report must be at least 1,"
             + " warmup at least 0");
+      }
+      if (integer("dashboard-size") < 1 || integer("dashboard-size") > DASHBOARD.size()) {
+        throw new IllegalArgumentException("--dashboard-size must be within 1.." + DASHBOARD.size());
+      }
+      if (!string("end").isEmpty() && longValue("end") <= 0) {
+        throw new IllegalArgumentException("--end must be epoch milliseconds");
       }
       if (string("queries").isBlank()) {
         throw new IllegalArgumentException("--queries needs topology and/or expression");
