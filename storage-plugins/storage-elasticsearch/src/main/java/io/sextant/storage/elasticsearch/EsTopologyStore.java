@@ -156,7 +156,7 @@ final class EsTopologyStore implements TopologyStore {
         + "\"aggs\":{\"edges\":{\"terms\":{\"field\":\"key\",\"size\":" + MAX_EDGES + "}}}}";
     Request request = Search.request(indices.edgesPattern(), "aggregations.edges.buckets.key", body);
     List<Edge> out = new ArrayList<>();
-    try (InputStream in = rest.performRequest(request).getEntity().getContent();
+    try (InputStream in = Search.perform(rest, request).getEntity().getContent();
         JsonParser p = JSON.createParser(in)) {
       // {"aggregations":{"edges":{"buckets":[{"key":"..."},...]}}}, or {} when nothing matched
       while (p.nextToken() != null) {
@@ -166,7 +166,7 @@ final class EsTopologyStore implements TopologyStore {
         }
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("reading topology failed", e);
+      throw new UncheckedIOException("reading topology failed: " + Search.reason(e), e);
     }
     return out;
   }

@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.elasticsearch.client.Request;
+import org.elasticsearch.client.Response;
+import org.elasticsearch.client.ResponseException;
 import org.elasticsearch.client.RestClient;
 
 /**
@@ -64,7 +66,7 @@ final class Search {
       while (true) {
         Request request = request(index, "hits.hits._source,hits.hits.sort", body.toString());
         List<Hit> hits;
-        try (InputStream in = rest.performRequest(request).getEntity().getContent()) {
+        try (InputStream in = perform(rest, request).getEntity().getContent()) {
           hits = JSON.readValue(in, Page.class).hits().hits();
         }
         for (Hit h : hits) {
@@ -79,8 +81,39 @@ final class Search {
         body.set("search_after", JSON.valueToTree(hits.get(hits.size() - 1).sort()));
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("search of " + index + " failed", e);
+      throw new UncheckedIOException("search of " + index + " failed: " + reason(e), e);
     }
+  }
+
+  /** Tries at most this often when no shard could answer yet. */
+  private static final int ATTEMPTS = 3;
+
+  /**
+   * Performs a search, retrying briefly when Elasticsearch answers 503: a day's index created a
+   * moment ago has no started shard yet, and a query arriving then should not fail.
+   */
+  static Response perform(RestClient rest, Request request) throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return rest.performRequest(request);
+      } catch (ResponseException e) {
+        if (e.getResponse().getStatusLine().getStatusCode() != 503 || attempt == ATTEMPTS) {
+          throw e;
+        }
+        try {
+          Thread.sleep(100L * attempt * attempt);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** Elasticsearch's reason, shortened, for an error a user reads. */
+  static String reason(IOException e) {
+    String message = String.valueOf(e.getMessage());
+    return message.length() <= 300 ? message : message.substring(0, 300) + "...";
   }
 
   /**
