@@ -16,6 +16,7 @@ import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricGroup;
 import io.sextant.core.metric.Source;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -258,6 +259,49 @@ public final class Aggregator implements RecordSink {
       }
     }
     return out;
+  }
+
+  /** Receives one live accumulator's state of one metric (see {@link #peek}). */
+  @FunctionalInterface
+  public interface LiveState {
+    void accept(String entityId, long minute, long sequence, EncodedState state);
+  }
+
+  /**
+   * Copies the current state of metric {@code metricIndex} of {@code group} from every accumulator
+   * of minutes {@code [startMinute, endMinute]} still in the aggregator, for {@code entityIds} (null:
+   * all). Read-only: neither the changed flags nor sealing move, so collection is undisturbed.
+   * Sealed accumulators are skipped: the flusher owns their last state.
+   */
+  public void peek(MetricGroup group, int metricIndex, Collection<String> entityIds, long startMinute,
+      long endMinute, LiveState out) {
+    for (Slot slot : slots.values()) {
+      if (slot.minute < startMinute || slot.minute > endMinute) {
+        continue;
+      }
+      ConcurrentHashMap<String, Accumulator> map = slot.maps[group.index()];
+      if (entityIds == null) {
+        map.values().forEach(acc -> peek(acc, metricIndex, slot.minute, out));
+      } else {
+        for (String id : entityIds) {
+          Accumulator acc = map.get(id);
+          if (acc != null) {
+            peek(acc, metricIndex, slot.minute, out);
+          }
+        }
+      }
+    }
+  }
+
+  private static void peek(Accumulator acc, int metricIndex, long minute, LiveState out) {
+    EncodedState state;
+    synchronized (acc) {
+      if (acc.sealed) {
+        return;
+      }
+      state = EncodedState.of(acc.states[metricIndex]);
+    }
+    out.accept(acc.entity.id(), minute, acc.sequence, state);
   }
 
   public int openAccumulators() {
