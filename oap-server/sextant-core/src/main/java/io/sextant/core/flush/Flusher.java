@@ -178,7 +178,7 @@ public final class Flusher implements Component {
    * Snapshots closing minutes, and open ones too when {@code forceOpen} or their interval is due;
    * true if open ones were.
    */
-  private boolean collect(boolean closeAll, boolean forceOpen) {
+  boolean collect(boolean closeAll, boolean forceOpen) {
     collectLock.lock();
     collectsStarted.incrementAndGet();
     try {
@@ -272,7 +272,7 @@ public final class Flusher implements Component {
   }
 
   /** Writes everything queued; what fails is queued again, behind nothing newer. */
-  private void write() {
+  void write() {
     synchronized (writeLock) {
       if (storageDown && !storageBack()) {
         return;
