@@ -39,16 +39,16 @@ class FreshOnElasticsearchIT {
       new String[] {"service_relation_server_cpm",
           "serviceName: \"productpage\", destServiceName: \"reviews\", destNormal: true"});
 
-  /** Nothing is written unless the test flushes. */
+  /** Nothing is written unless the test flushes (the first automatic collection is a minute away). */
   private static Map<String, String> onEs(String collector) {
     Map<String, String> c = new HashMap<>();
     c.put("storage.selector", "elasticsearch");
     c.put("storage.elasticsearch.hosts", ES.hostAndPort());
     c.put("storage.elasticsearch.indexPrefix", "fresh");
     c.put("core.collectorId", collector);
-    c.put("core.flushIntervalMillis", "600000");
-    c.put("core.closedCollectIntervalMillis", "600000");
-    c.put("core.rollupIntervalMillis", "600000");
+    c.put("core.flushIntervalMillis", "60000");
+    c.put("core.closedCollectIntervalMillis", "60000");
+    c.put("core.rollupIntervalMillis", "60000");
     return c;
   }
 

@@ -40,6 +40,8 @@ public final class Aggregator implements RecordSink {
   private final ConcurrentHashMap<Long, Slot> slots = new ConcurrentHashMap<>();
   private final AtomicInteger openAccumulators = new AtomicInteger();
   private final AtomicLong sequences = new AtomicLong();
+  /** Collections that closed a minute, counted before its slot leaves the map (see {@link #closings}). */
+  private final AtomicLong closings = new AtomicLong();
   private final Counter acceptedCalls;
   private final Counter acceptedFlows;
   private final Counter acceptedSamples;
@@ -222,6 +224,7 @@ public final class Aggregator implements RecordSink {
    */
   public List<Snapshot> collect(long closeBefore, boolean closeAll, boolean includeOpen) {
     List<Snapshot> out = new ArrayList<>();
+    boolean counted = false;
     for (Iterator<Slot> it = slots.values().iterator(); it.hasNext(); ) {
       Slot slot = it.next();
       boolean close = closeAll || slot.minute < closeBefore;
@@ -232,6 +235,10 @@ public final class Aggregator implements RecordSink {
         // Retire first: writers from now on use a fresh slot (a new accumulation of this minute);
         // a writer racing with us either lands in this slot's maps before we read them, or sees
         // the flag and takes its insertion back.
+        if (!counted) {
+          counted = true;
+          closings.incrementAndGet();
+        }
         it.remove();
         slot.retired = true;
       }
@@ -302,6 +309,15 @@ public final class Aggregator implements RecordSink {
       state = EncodedState.of(acc.states[metricIndex]);
     }
     out.accept(acc.entity.id(), minute, acc.sequence, state);
+  }
+
+  /**
+   * How many collections have started taking a closed minute out of the aggregator. A reader that
+   * {@link #peek}ed and then sees this higher than the collections whose snapshots it can find
+   * elsewhere may have missed accumulators on their way out.
+   */
+  public long closings() {
+    return closings.get();
   }
 
   public int openAccumulators() {

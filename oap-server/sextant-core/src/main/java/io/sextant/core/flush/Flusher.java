@@ -48,6 +48,8 @@ public final class Flusher implements Component {
   private static final int MAX_SEEN_CACHE = 500_000;
   /** Warnings about failed writes and drops are logged at most this often. */
   private static final long WARN_INTERVAL_MILLIS = 30_000;
+  /** Rows queued per hold of the queue's lock, so reads of the queue interleave with a big collection. */
+  private static final int QUEUE_CHUNK = 2_000;
 
   private final Aggregator aggregator;
   private final StorageComponent storage;
@@ -63,9 +65,11 @@ public final class Flusher implements Component {
   private final Object writeLock = new Object();
   /** Held while collecting: from taking accumulators out of the aggregator to queuing their rows. */
   private final ReentrantLock collectLock = new ReentrantLock();
-  /** Collections started and finished, so a fresh read waits only for one that overlapped it. */
-  private final AtomicLong collectsStarted = new AtomicLong();
-  private final AtomicLong collectsFinished = new AtomicLong();
+  /**
+   * {@link Aggregator#closings()} as of the last collection whose rows are queued: a fresh read
+   * waits only for a collection that closed a minute under it (open minutes stay in the aggregator).
+   */
+  private volatile long closingsQueued;
   /** A write is queued on the writer thread and has not started yet. */
   private final AtomicBoolean writeQueued = new AtomicBoolean();
   private final EntityRegistry entities = new EntityRegistry(MAX_SEEN_CACHE);
@@ -180,11 +184,9 @@ public final class Flusher implements Component {
    */
   boolean collect(boolean closeAll, boolean forceOpen) {
     collectLock.lock();
-    collectsStarted.incrementAndGet();
     try {
       return collectLocked(closeAll, forceOpen);
     } finally {
-      collectsFinished.incrementAndGet();
       collectLock.unlock();
     }
   }
@@ -199,6 +201,7 @@ public final class Flusher implements Component {
       lastOpenCollect = now;
     }
     List<Snapshot> snapshots = aggregator.collect(closeBefore, closeAll, includeOpen);
+    long closings = aggregator.closings();
 
     List<PartialRow> rows = new ArrayList<>();
     for (Snapshot s : snapshots) {
@@ -218,8 +221,13 @@ public final class Flusher implements Component {
         rows.add(row(e.group(), e.entity(), r.step(), e.bucket(), e.sequence(), EncodedState.of(e.states())));
       }
     }
+    for (int from = 0; from < rows.size(); from += QUEUE_CHUNK) {
+      synchronized (pending) {
+        rows.subList(from, Math.min(rows.size(), from + QUEUE_CHUNK)).forEach(pending::row);
+      }
+    }
+    closingsQueued = closings;
     synchronized (pending) {
-      rows.forEach(pending::row);
       snapshots.forEach(snapshot -> entities.describe(snapshot, pending));
       pendingCount = pending.rowCount();
       pendingBytes = pending.rowBytes();
@@ -230,11 +238,11 @@ public final class Flusher implements Component {
   }
 
   /**
-   * Waits for a collection that overlapped a read of the aggregator: it may have taken closing
+   * Waits for a collection that closed a minute while the aggregator was read: it may have taken
    * accumulators out before the read saw them and not yet queued their rows.
    */
   void awaitOverlappingCollect() {
-    if (collectsFinished.get() < collectsStarted.get()) {
+    if (closingsQueued < aggregator.closings()) {
       collectLock.lock();
       collectLock.unlock();
     }
