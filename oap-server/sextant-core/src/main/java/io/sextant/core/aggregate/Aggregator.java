@@ -16,6 +16,7 @@ import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricGroup;
 import io.sextant.core.metric.Source;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,6 +40,8 @@ public final class Aggregator implements RecordSink {
   private final ConcurrentHashMap<Long, Slot> slots = new ConcurrentHashMap<>();
   private final AtomicInteger openAccumulators = new AtomicInteger();
   private final AtomicLong sequences = new AtomicLong();
+  /** Collections that closed a minute, counted before its slot leaves the map (see {@link #closings}). */
+  private final AtomicLong closings = new AtomicLong();
   private final Counter acceptedCalls;
   private final Counter acceptedFlows;
   private final Counter acceptedSamples;
@@ -221,6 +224,7 @@ public final class Aggregator implements RecordSink {
    */
   public List<Snapshot> collect(long closeBefore, boolean closeAll, boolean includeOpen) {
     List<Snapshot> out = new ArrayList<>();
+    boolean counted = false;
     for (Iterator<Slot> it = slots.values().iterator(); it.hasNext(); ) {
       Slot slot = it.next();
       boolean close = closeAll || slot.minute < closeBefore;
@@ -231,6 +235,10 @@ public final class Aggregator implements RecordSink {
         // Retire first: writers from now on use a fresh slot (a new accumulation of this minute);
         // a writer racing with us either lands in this slot's maps before we read them, or sees
         // the flag and takes its insertion back.
+        if (!counted) {
+          counted = true;
+          closings.incrementAndGet();
+        }
         it.remove();
         slot.retired = true;
       }
@@ -258,6 +266,58 @@ public final class Aggregator implements RecordSink {
       }
     }
     return out;
+  }
+
+  /** Receives one live accumulator's state of one metric (see {@link #peek}). */
+  @FunctionalInterface
+  public interface LiveState {
+    void accept(String entityId, long minute, long sequence, EncodedState state);
+  }
+
+  /**
+   * Copies the current state of metric {@code metricIndex} of {@code group} from every accumulator
+   * of minutes {@code [startMinute, endMinute]} still in the aggregator, for {@code entityIds} (null:
+   * all). Read-only: neither the changed flags nor sealing move, so collection is undisturbed.
+   * Sealed accumulators are skipped: the flusher owns their last state.
+   */
+  public void peek(MetricGroup group, int metricIndex, Collection<String> entityIds, long startMinute,
+      long endMinute, LiveState out) {
+    for (Slot slot : slots.values()) {
+      if (slot.minute < startMinute || slot.minute > endMinute) {
+        continue;
+      }
+      ConcurrentHashMap<String, Accumulator> map = slot.maps[group.index()];
+      if (entityIds == null) {
+        map.values().forEach(acc -> peek(acc, metricIndex, slot.minute, out));
+      } else {
+        for (String id : entityIds) {
+          Accumulator acc = map.get(id);
+          if (acc != null) {
+            peek(acc, metricIndex, slot.minute, out);
+          }
+        }
+      }
+    }
+  }
+
+  private static void peek(Accumulator acc, int metricIndex, long minute, LiveState out) {
+    EncodedState state;
+    synchronized (acc) {
+      if (acc.sealed) {
+        return;
+      }
+      state = EncodedState.of(acc.states[metricIndex]);
+    }
+    out.accept(acc.entity.id(), minute, acc.sequence, state);
+  }
+
+  /**
+   * How many collections have started taking a closed minute out of the aggregator. A reader that
+   * {@link #peek}ed and then sees this higher than the collections whose snapshots it can find
+   * elsewhere may have missed accumulators on their way out.
+   */
+  public long closings() {
+    return closings.get();
   }
 
   public int openAccumulators() {

@@ -18,12 +18,17 @@ import io.sextant.core.metric.MetricGroup;
 import io.sextant.core.topology.EntityRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * Turns aggregator snapshots into storage writes: partial rows (minute, and hour and day roll-ups),
  * topology edges and metadata. Two threads: the collector snapshots the aggregator (open minutes
  * every interval, closing ones more often) and queues what changed; the writer writes what is
- * queued, every interval. So a slow or absent store never holds
+ * queued right after each collection of open minutes. So a slow or absent store never holds
  * up collection (whose job is also to retire closed minutes from the aggregator's memory): queued
  * versions of a row are replaced by newer ones, the slower the store the fewer the writes, and the
  * queue is bounded. Writes are idempotent (row ids are deterministic), so a failed batch is simply
@@ -43,6 +48,8 @@ public final class Flusher implements Component {
   private static final int MAX_SEEN_CACHE = 500_000;
   /** Warnings about failed writes and drops are logged at most this often. */
   private static final long WARN_INTERVAL_MILLIS = 30_000;
+  /** Rows queued per hold of the queue's lock, so reads of the queue interleave with a big collection. */
+  private static final int QUEUE_CHUNK = 2_000;
 
   private final Aggregator aggregator;
   private final StorageComponent storage;
@@ -56,6 +63,15 @@ public final class Flusher implements Component {
   private final PendingWrites pending;
   /** Held while writing, so a forced flush and the writer thread never write concurrently. */
   private final Object writeLock = new Object();
+  /** Held while collecting: from taking accumulators out of the aggregator to queuing their rows. */
+  private final ReentrantLock collectLock = new ReentrantLock();
+  /**
+   * {@link Aggregator#closings()} as of the last collection whose rows are queued: a fresh read
+   * waits only for a collection that closed a minute under it (open minutes stay in the aggregator).
+   */
+  private volatile long closingsQueued;
+  /** A write is queued on the writer thread and has not started yet. */
+  private final AtomicBoolean writeQueued = new AtomicBoolean();
   private final EntityRegistry entities = new EntityRegistry(MAX_SEEN_CACHE);
   private final Counter partialsWritten;
   private final Counter bytesWritten;
@@ -122,10 +138,27 @@ public final class Flusher implements Component {
     long closedEvery = Math.min(config.intervalMillis(), config.closedIntervalMillis());
     // Both run until their executor is shut down, and safely() logs what a run throws: the futures
     // would tell nothing more, so they are not kept.
-    Future<?> unusedCollect = collector.scheduleWithFixedDelay(() -> safely("collecting", () -> collect(false, false)),
+    Future<?> unusedCollect = collector.scheduleWithFixedDelay(() -> safely("collecting", this::collectAndWrite),
         closedEvery, closedEvery, TimeUnit.MILLISECONDS);
-    Future<?> unusedWrite = writer.scheduleWithFixedDelay(() -> safely("writing", this::write), config.intervalMillis(),
-        config.intervalMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * One cadence: when open minutes were collected, what was queued is written right after on the
+   * writer thread, so other collectors see this one's data an interval after it arrived, not up
+   * to two. Closed minutes collected in between wait for that write (their rows are final). At
+   * most one write waits on the writer thread, so a slow store never piles them up.
+   */
+  private void collectAndWrite() {
+    if (collect(false, false) && !closed && writeQueued.compareAndSet(false, true)) {
+      try {
+        writer.execute(() -> {
+          writeQueued.set(false);
+          safely("writing", this::write);
+        });
+      } catch (RejectedExecutionException e) {
+        writeQueued.set(false); // closing: close() writes everything itself
+      }
+    }
   }
 
   private static void safely(String what, Runnable task) {
@@ -145,8 +178,20 @@ public final class Flusher implements Component {
     write();
   }
 
-  /** Snapshots closing minutes, and open ones too when {@code forceOpen} or their interval is due. */
-  private synchronized void collect(boolean closeAll, boolean forceOpen) {
+  /**
+   * Snapshots closing minutes, and open ones too when {@code forceOpen} or their interval is due;
+   * true if open ones were.
+   */
+  boolean collect(boolean closeAll, boolean forceOpen) {
+    collectLock.lock();
+    try {
+      return collectLocked(closeAll, forceOpen);
+    } finally {
+      collectLock.unlock();
+    }
+  }
+
+  private boolean collectLocked(boolean closeAll, boolean forceOpen) {
     long started = System.nanoTime();
     long currentMinute = buckets.currentMinuteBucket();
     long closeBefore = TimeBuckets.plus(currentMinute, Step.MINUTE, -config.graceMinutes());
@@ -156,6 +201,7 @@ public final class Flusher implements Component {
       lastOpenCollect = now;
     }
     List<Snapshot> snapshots = aggregator.collect(closeBefore, closeAll, includeOpen);
+    long closings = aggregator.closings();
 
     List<PartialRow> rows = new ArrayList<>();
     for (Snapshot s : snapshots) {
@@ -175,14 +221,43 @@ public final class Flusher implements Component {
         rows.add(row(e.group(), e.entity(), r.step(), e.bucket(), e.sequence(), EncodedState.of(e.states())));
       }
     }
+    for (int from = 0; from < rows.size(); from += QUEUE_CHUNK) {
+      synchronized (pending) {
+        rows.subList(from, Math.min(rows.size(), from + QUEUE_CHUNK)).forEach(pending::row);
+      }
+    }
+    closingsQueued = closings;
     synchronized (pending) {
-      rows.forEach(pending::row);
       snapshots.forEach(snapshot -> entities.describe(snapshot, pending));
       pendingCount = pending.rowCount();
       pendingBytes = pending.rowBytes();
       countDrops();
     }
     flushTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+    return includeOpen;
+  }
+
+  /**
+   * Waits for a collection that closed a minute while the aggregator was read: it may have taken
+   * accumulators out before the read saw them and not yet queued their rows.
+   */
+  void awaitOverlappingCollect() {
+    if (closingsQueued < aggregator.closings()) {
+      collectLock.lock();
+      collectLock.unlock();
+    }
+  }
+
+  /** Rows queued or being written, newest first; see {@link PendingWrites#rows}. */
+  void unwrittenRows(String group, Collection<String> entityIds, Step step, long start, long end,
+      Consumer<PartialRow> out) {
+    synchronized (pending) {
+      pending.rows(group, entityIds, step, start, end, out);
+    }
+  }
+
+  Aggregator aggregator() {
+    return aggregator;
   }
 
   private PartialRow row(MetricGroup group, EntityRef entity, Step step, long bucket, long sequence,
@@ -205,7 +280,7 @@ public final class Flusher implements Component {
   }
 
   /** Writes everything queued; what fails is queued again, behind nothing newer. */
-  private void write() {
+  void write() {
     synchronized (writeLock) {
       if (storageDown && !storageBack()) {
         return;
@@ -235,13 +310,14 @@ public final class Flusher implements Component {
         if (!batch.rows.isEmpty()) {
           storage.metrics().write(batch.rowList());
         }
+        storage.publish();
+        // Only now: fresh reads find the batch's rows here until storage shows them.
         synchronized (pending) {
           pending.written(batch);
           pendingBytes = pending.rowBytes();
         }
         partialsWritten.increment(batch.rows.size());
         bytesWritten.increment((double) batch.rowBytes());
-        storage.publish();
         storageDown = false;
         writeTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
       } catch (RuntimeException e) {

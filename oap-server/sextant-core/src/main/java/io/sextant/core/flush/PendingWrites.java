@@ -5,13 +5,17 @@ import io.sextant.api.storage.EndpointMeta;
 import io.sextant.api.storage.InstanceMeta;
 import io.sextant.api.storage.PartialRow;
 import io.sextant.api.storage.ServiceMeta;
+import io.sextant.api.time.Step;
 import io.sextant.core.topology.EntitySink;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * What waits for storage: the latest version of each partial row, and the metadata and edges not
@@ -24,6 +28,8 @@ final class PendingWrites implements EntitySink {
   private final long maxBytes;
   private final int maxMetadata;
   private Batch waiting = new Batch();
+  /** Batches taken and not yet reported written or failed (at most one with the flusher's lock). */
+  private final List<Batch> inFlight = new ArrayList<>(1);
   private long inFlightBytes;
   private long droppedRows;
   private long droppedMetadata;
@@ -41,11 +47,14 @@ final class PendingWrites implements EntitySink {
     Batch b = waiting;
     waiting = new Batch();
     inFlightBytes += b.rowBytes;
+    inFlight.add(b);
     return b;
   }
 
+  /** The batch is written and visible to queries: reads find its rows in storage from now on. */
   void written(Batch b) {
     inFlightBytes -= b.rowBytes;
+    inFlight.remove(b);
   }
 
   /**
@@ -54,6 +63,7 @@ final class PendingWrites implements EntitySink {
    */
   void restore(Batch failed) {
     inFlightBytes -= failed.rowBytes;
+    inFlight.remove(failed);
     Batch newer = waiting;
     waiting = failed;
     newer.rows.values().forEach(this::row);
@@ -70,12 +80,34 @@ final class PendingWrites implements EntitySink {
       waiting.rowBytes -= older.weightBytes();
     }
     waiting.rows.put(row.id(), row);
+    waiting.index(row);
     waiting.rowBytes += row.weightBytes();
     var oldest = waiting.rows.values().iterator();
     while (waiting.rowBytes + inFlightBytes > maxBytes && oldest.hasNext()) {
-      waiting.rowBytes -= oldest.next().weightBytes();
+      PartialRow dropped = oldest.next();
+      waiting.rowBytes -= dropped.weightBytes();
       oldest.remove();
+      waiting.unindex(dropped);
       droppedRows++;
+    }
+  }
+
+  /**
+   * Hands {@code out} the rows of {@code group} and {@code step} with buckets in {@code [start,
+   * end]}, of {@code entityIds} (null: all), waiting ones first, then those being written, newest
+   * batch first: the order in which versions of a row age. An entity read looks up its rows; only
+   * a read of all entities scans.
+   */
+  void rows(String group, Collection<String> entityIds, Step step, long start, long end,
+      Consumer<PartialRow> out) {
+    Consumer<PartialRow> matching = r -> {
+      if (r.step() == step && r.bucket() >= start && r.bucket() <= end && r.group().equals(group)) {
+        out.accept(r);
+      }
+    };
+    waiting.rows(entityIds, matching);
+    for (int i = inFlight.size() - 1; i >= 0; i--) {
+      inFlight.get(i).rows(entityIds, matching);
     }
   }
 
@@ -145,8 +177,33 @@ final class PendingWrites implements EntitySink {
     final Map<String, InstanceMeta> instances = new LinkedHashMap<>();
     final Map<String, EndpointMeta> endpoints = new LinkedHashMap<>();
     final Map<Long, Set<Edge>> edges = new HashMap<>();
+    /** Row ids by entity, so a query of a few entities does not scan every waiting row. */
+    private final Map<String, Set<String>> idsByEntity = new HashMap<>();
     private int metadataCount;
     private long rowBytes;
+
+    private void index(PartialRow row) {
+      idsByEntity.computeIfAbsent(row.entityId(), e -> new HashSet<>(4)).add(row.id());
+    }
+
+    private void unindex(PartialRow row) {
+      Set<String> ids = idsByEntity.get(row.entityId());
+      if (ids != null && ids.remove(row.id()) && ids.isEmpty()) {
+        idsByEntity.remove(row.entityId());
+      }
+    }
+
+    private void rows(Collection<String> entityIds, Consumer<PartialRow> out) {
+      if (entityIds == null) {
+        rows.values().forEach(out);
+        return;
+      }
+      for (String entityId : entityIds) {
+        for (String id : idsByEntity.getOrDefault(entityId, Set.of())) {
+          out.accept(rows.get(id));
+        }
+      }
+    }
 
     boolean isEmpty() {
       return rows.isEmpty() && metadataCount == 0;

@@ -26,6 +26,7 @@ import io.sextant.core.aggregate.AggregatorLimits;
 import io.sextant.core.dispatch.RecordKindDispatcher;
 import io.sextant.core.flush.Flusher;
 import io.sextant.core.flush.FlusherConfig;
+import io.sextant.core.flush.FreshStorage;
 import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricFamilies;
 import io.sextant.core.query.QueryServices;
@@ -103,7 +104,8 @@ public final class SextantServer implements AutoCloseable {
         config.integer("core.rollupIntervalMillis"),
         config.integer("core.graceMinutes"),
         config.integer("core.maxPendingMegabytes") * 1024L * 1024), config.string("core.collectorId"), registry);
-    this.query = QueryServices.over(storage, catalog, buckets);
+    // Queries see this collector's own metrics before they are stored (FreshMetrics).
+    this.query = QueryServices.over(new FreshStorage(storage, flusher), catalog, buckets);
   }
 
   public SextantServer start() {
