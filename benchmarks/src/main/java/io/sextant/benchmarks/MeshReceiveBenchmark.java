@@ -39,7 +39,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * Uses only the receiver's public API, so the same benchmark measures an older receiver jar put on
  * the classpath instead (how the before/after figures in docs/performance.md were taken).
  *
- * <p>Scores are messages per second; {@code batch} records each (a few messages are shorter).
+ * <p>Scores are messages per second; {@code batch} records each (a few messages are shorter). On a
+ * machine shared with other work, wall-clock scores follow the others' load; {@link #main} measures
+ * this thread's CPU time per record instead: {@code java -cp <classes:classpath>
+ * io.sextant.benchmarks.MeshReceiveBenchmark [shape] [batch] [rounds]}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -89,6 +92,45 @@ public class MeshReceiveBenchmark {
     byte[] m = messages[next];
     next = next + 1 == messages.length ? 0 : next + 1;
     stream.onMessage(method.parseRequest(new ByteArrayInputStream(m)));
+  }
+
+  /** CPU time of this thread per record, over rounds of a second or so each; prints each round and the median. */
+  public static void main(String[] args) {
+    MeshReceiveBenchmark b = new MeshReceiveBenchmark();
+    b.shape = args.length > 0 ? args[0] : "200x5000";
+    b.batch = args.length > 1 ? Integer.parseInt(args[1]) : 1;
+    int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 20;
+    b.setUp();
+    long records = 0;
+    for (byte[] m : b.messages) {
+      records += countRecords(m);
+    }
+    double recordsPerMessage = (double) records / b.messages.length;
+    java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+    int perRound = 200_000 / b.batch;
+    double[] nanos = new double[rounds];
+    for (int r = 0; r < rounds; r++) {
+      long start = cpu.getCurrentThreadCpuTime();
+      for (int i = 0; i < perRound; i++) {
+        b.receive();
+      }
+      nanos[r] = (cpu.getCurrentThreadCpuTime() - start) / (perRound * recordsPerMessage);
+      System.out.printf("round %2d: %.0f ns CPU per record%n", r + 1, nanos[r]);
+    }
+    double[] measured = java.util.Arrays.copyOfRange(nanos, rounds / 2, rounds); // second half: after warm-up
+    java.util.Arrays.sort(measured);
+    System.out.printf("%s batch %d (%.2f records/message): median %.0f ns, min %.0f ns CPU per record "
+        + "over the last %d rounds%n", b.shape, b.batch, recordsPerMessage, measured[measured.length / 2],
+        measured[0], measured.length);
+  }
+
+  private static int countRecords(byte[] message) {
+    try {
+      ServiceMeshMetrics m = ServiceMeshMetrics.parseFrom(message);
+      return m.getHttpMetrics().getMetricsCount() + m.getTcpMetrics().getMetricsCount();
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static Settings defaults(ReceiverFactory factory) {
