@@ -24,7 +24,7 @@ public record MeshReceiverConfig(int maxStringLength, int maxProperties, int max
       integer(P + "maxProperties", 64, 0, 10_000, "instance properties per record"),
       integer(P + "maxRecordsPerMessage", 10_000, 1, 1_000_000, "records in one message"),
       integer(P + "maxCachedNames", 100_000, 0, 1_000_000,
-          "distinct names (services, instances, endpoints) recognised by their bytes without decoding"));
+          "distinct names of up to 128 bytes (services, instances, endpoints) recognised by their bytes"));
 
   public static MeshReceiverConfig load(Settings s) {
     return new MeshReceiverConfig(s.integer(P + "maxStringLength"), s.integer(P + "maxProperties"),

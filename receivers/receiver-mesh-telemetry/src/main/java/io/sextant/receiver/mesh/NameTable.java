@@ -11,9 +11,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * bytes: a sidecar sends the same few thousand names again and again, so a known name costs a hash
  * over its bytes and one compare, and is always the same {@code String} instance, whose hash the
  * id caches downstream then find already computed. Thread-safe without locks; bounded by {@code
- * maxNames}: past it new names are decoded each time, as without the table.
+ * maxNames} names of at most {@link #MAX_NAME_BYTES} bytes (at most ~50 MB for 100,000): past it,
+ * and for longer names, names are decoded each time, as without the table.
  */
 final class NameTable {
+  /** Longer names (rare: long URL paths) are not kept, so the table's memory stays bounded. */
+  static final int MAX_NAME_BYTES = 128;
+
   private final AtomicReferenceArray<Name> slots;
   private final int mask;
   private final int maxNames;
@@ -34,6 +38,9 @@ final class NameTable {
   String name(byte[] buf, int offset, int length) {
     if (length == 0) {
       return "";
+    }
+    if (length > MAX_NAME_BYTES) {
+      return decode(buf, offset, length);
     }
     int hash = hash(buf, offset, length);
     int i = hash & mask;

@@ -136,6 +136,15 @@ class WireParsingTest {
     assertThat(names.name(b, 0, 7)).isSameAs(first);
   }
 
+  @Test
+  void aLongNameIsDecodedButNotKept() {
+    NameTable names = new NameTable(10);
+    String longName = "GET:/" + "ä".repeat(NameTable.MAX_NAME_BYTES);
+    byte[] bytes = longName.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(names.name(bytes, 0, bytes.length)).isEqualTo(longName);
+    assertThat(names.size()).isZero();
+  }
+
   private void assertSameAsProtobuf(byte[] bytes, NameTable names) throws Exception {
     ServiceMeshMetrics expected = ServiceMeshMetrics.parseFrom(bytes);
     MessageLayout layout = new MessageLayout();
