@@ -1,6 +1,9 @@
 package io.sextant.receiver.mesh;
 
 import com.google.protobuf.UnsafeByteOperations;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -88,13 +91,21 @@ final class NameTable {
   }
 
   static boolean isValidUtf8(byte[] buf, int offset, int length) {
-    for (int i = offset; i < offset + length; i++) {
+    int end = offset + length;
+    int i = offset;
+    // Names and properties are nearly always ASCII: check eight bytes at a time for a high bit.
+    while (i + 8 <= end && ((long) LONGS.get(buf, i) & 0x8080808080808080L) == 0) {
+      i += 8;
+    }
+    for (; i < end; i++) {
       if (buf[i] < 0) {
-        return UnsafeByteOperations.unsafeWrap(buf, i, offset + length - i).isValidUtf8();
+        return UnsafeByteOperations.unsafeWrap(buf, i, end - i).isValidUtf8();
       }
     }
     return true; // ASCII
   }
+
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private static int hash(byte[] buf, int offset, int length) {
     int h = length;

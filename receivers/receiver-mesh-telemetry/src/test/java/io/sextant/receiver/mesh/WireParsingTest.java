@@ -137,6 +137,20 @@ class WireParsingTest {
   }
 
   @Test
+  void utf8IsCheckedAtEveryPositionOfALongString() {
+    for (int at = 0; at < 40; at++) {
+      byte[] bytes = "a".repeat(40).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      bytes[at] = (byte) 0xC3; // a lead byte followed by an ASCII byte: invalid
+      assertThat(NameTable.isValidUtf8(bytes, 0, bytes.length)).as("at %d", at).isFalse();
+      bytes[at] = (byte) 0x80; // a lone continuation byte: invalid
+      assertThat(NameTable.isValidUtf8(bytes, 0, bytes.length)).as("at %d", at).isFalse();
+      assertThat(NameTable.isValidUtf8(bytes, at + 1, bytes.length - at - 1)).isTrue();
+    }
+    byte[] valid = "abcdefghijklmnopä-ñ-서비스-😀".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(NameTable.isValidUtf8(valid, 0, valid.length)).isTrue();
+  }
+
+  @Test
   void aLongNameIsDecodedButNotKept() {
     NameTable names = new NameTable(10);
     String longName = "GET:/" + "ä".repeat(NameTable.MAX_NAME_BYTES);
