@@ -10,6 +10,7 @@
 #   GRPC_PORT, HTTP_PORT  server ports (default 11800, 12800)
 #   SERVER_CPUS, GEN_CPUS optional CPU lists for taskset, e.g. SERVER_CPUS=0 GEN_CPUS=1
 #   SERVER_LOG      server output (default benchmarks/target/server.log)
+#   DIST            the unpacked distribution to run (default dist/target/sextant), e.g. an older build
 #
 # Examples (LoadGenerator --help lists every option):
 #   benchmarks/run-load.sh --duration=60 --streams=2 --batch=10 --topology=random --services=50
@@ -18,7 +19,7 @@
 #   benchmarks/run-load.sh --protocol=als --duration=60 --streams=4 --batch=10
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-DIST="$ROOT/dist/target/sextant"
+DIST="${DIST:-$ROOT/dist/target/sextant}"
 CLASSES="$ROOT/benchmarks/target/classes"
 CLASSPATH_FILE="$ROOT/benchmarks/target/classpath.txt"
 GRPC_PORT="${GRPC_PORT:-11800}"

@@ -41,6 +41,10 @@ final class IdCache {
     // Instances and endpoints share one encoding (service id + "_" + base64(name)), so one map.
     private final ConcurrentHashMap<String, String> children = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, String> relations = new ConcurrentHashMap<>();
+    // Source instance name -> destination instance id -> relation id: built once instead of
+    // concatenating (and then hashing) a new id string for every record.
+    private final ConcurrentHashMap<String, ConcurrentHashMap<String, String>> instanceRelations =
+        new ConcurrentHashMap<>();
 
     ServiceIds(String name, String id) {
       this.name = name;
@@ -69,6 +73,22 @@ final class IdCache {
       if (relationId == null) {
         relationId = EntityIds.relationId(id, destServiceId);
         remember(relations, destServiceId, relationId);
+      }
+      return relationId;
+    }
+
+    /** The relation from this service's instance {@code sourceInstanceName} to {@code destInstanceId}. */
+    String instanceRelation(String sourceInstanceName, String destInstanceId) {
+      ConcurrentHashMap<String, String> byDest = instanceRelations.get(sourceInstanceName);
+      String relationId = byDest == null ? null : byDest.get(destInstanceId);
+      if (relationId == null) {
+        relationId = EntityIds.relationId(instance(sourceInstanceName), destInstanceId);
+        if (size.get() < maxEntries) {
+          if (byDest == null) {
+            byDest = instanceRelations.computeIfAbsent(sourceInstanceName, k -> new ConcurrentHashMap<>());
+          }
+          remember(byDest, destInstanceId, relationId);
+        }
       }
       return relationId;
     }

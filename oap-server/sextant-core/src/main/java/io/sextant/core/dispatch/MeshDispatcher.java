@@ -41,8 +41,7 @@ public final class MeshDispatcher implements Dispatcher<MeshRecord> {
       ServiceIds src = ids.idsOf(r.sourceService());
       target.feed(Scope.SERVICE_RELATION, src.relationTo(dest.id));
       if (destInstanceId != null && !r.sourceInstance().isEmpty()) {
-        target.feed(Scope.SERVICE_INSTANCE_RELATION,
-            EntityIds.relationId(src.instance(r.sourceInstance()), destInstanceId));
+        target.feed(Scope.SERVICE_INSTANCE_RELATION, src.instanceRelation(r.sourceInstance(), destInstanceId));
       }
     }
   }

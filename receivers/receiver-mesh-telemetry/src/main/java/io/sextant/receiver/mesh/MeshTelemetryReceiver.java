@@ -1,6 +1,9 @@
 package io.sextant.receiver.mesh;
 
+import io.grpc.MethodDescriptor;
 import io.grpc.ServerServiceDefinition;
+import io.grpc.protobuf.ProtoUtils;
+import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sextant.api.model.CallRecord;
@@ -10,11 +13,8 @@ import io.sextant.api.receiver.RecordSink;
 import io.sextant.receiver.common.ReceiverMetrics;
 import io.sextant.receiver.common.RecordStream;
 import java.util.List;
-import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetric;
 import org.apache.skywalking.apm.network.servicemesh.v3.MeshProbeDownstream;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricServiceGrpc;
-import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
-import org.apache.skywalking.apm.network.servicemesh.v3.TCPServiceMeshMetric;
 
 /**
  * {@code skywalking.v3.ServiceMeshMetricService/collect}: a client stream of telemetry batches.
@@ -31,10 +31,12 @@ public final class MeshTelemetryReceiver implements Receiver {
   private final MeshReceiverConfig config;
   private final MeshTelemetryValidator validator;
   private final ReceiverMetrics metrics;
+  private final NameTable names;
 
   public MeshTelemetryReceiver(RecordSink sink, MeshReceiverConfig config, MeterRegistry registry) {
     this.sink = sink;
     this.config = config;
+    this.names = new NameTable(config.maxCachedNames());
     this.validator = new MeshTelemetryValidator(config);
     this.metrics = ReceiverMetrics.forReceiver(NAME, registry);
   }
@@ -46,60 +48,69 @@ public final class MeshTelemetryReceiver implements Receiver {
 
   @Override
   public List<ServerServiceDefinition> services() {
-    return List.of(new ServiceMeshMetricServiceGrpc.ServiceMeshMetricServiceImplBase() {
-      @Override
-      public StreamObserver<ServiceMeshMetrics> collect(StreamObserver<MeshProbeDownstream> response) {
-        return new Stream(response);
-      }
-    }.bindService());
+    // SkyWalking's method, with the request handed over as bytes (see RawMessageMarshaller).
+    MethodDescriptor<byte[], MeshProbeDownstream> collect = ServiceMeshMetricServiceGrpc.getCollectMethod()
+        .toBuilder(new RawMessageMarshaller(), ProtoUtils.marshaller(MeshProbeDownstream.getDefaultInstance()))
+        .build();
+    return List.of(ServerServiceDefinition.builder(ServiceMeshMetricServiceGrpc.SERVICE_NAME)
+        .addMethod(collect, ServerCalls.asyncClientStreamingCall(Stream::new))
+        .build());
   }
 
-  private final class Stream extends RecordStream<ServiceMeshMetrics, MeshProbeDownstream> {
+  private final class Stream extends RecordStream<byte[], MeshProbeDownstream> {
+    private final MessageLayout layout = new MessageLayout();
+    private final WireMetric metric = new WireMetric(names, config.maxStringLength());
+
     Stream(StreamObserver<MeshProbeDownstream> response) {
       super(sink, metrics, Completion.REPORT_REJECTIONS, response, MeshProbeDownstream.getDefaultInstance());
     }
 
     @Override
-    protected void handle(ServiceMeshMetrics message) {
-      Rejection messageProblem = checkMessage(message);
-      if (messageProblem != null) {
-        // Every record of a refused message counts as refused (at least one for an empty one).
-        int records = message.getHttpMetrics().getMetricsCount() + message.getTcpMetrics().getMetricsCount();
-        reject(messageProblem.reason(), messageProblem.detail(), Math.max(1, records));
+    protected void handle(byte[] message) {
+      try {
+        layout.read(message);
+      } catch (WireReader.Malformed e) {
+        reject("malformed_message", "not a ServiceMeshMetrics message: " + e.getMessage(), 1);
         return;
       }
-      if (message.hasHttpMetrics()) {
-        for (HTTPServiceMeshMetric m : message.getHttpMetrics().getMetricsList()) {
-          Object validated = validator.toCall(m);
-          if (validated instanceof Rejection r) {
-            reject(r.reason(), r.detail(), 1);
-          } else if (!offerCall((CallRecord) validated)) {
-            return;
+      Rejection messageProblem = checkMessage(layout);
+      if (messageProblem != null) {
+        // Every record of a refused message counts as refused (at least one for an empty one).
+        reject(messageProblem.reason(), messageProblem.detail(), Math.max(1, layout.count));
+        return;
+      }
+      boolean http = layout.kind == MessageLayout.Kind.HTTP;
+      for (int i = 0; i < layout.count; i++) {
+        int length = layout.records[i * 2 + 1];
+        WireReader in = new WireReader(message, layout.records[i * 2], length);
+        Object validated;
+        try {
+          if (http) {
+            metric.readHttp(in, length);
+            validated = validator.toCall(metric);
+          } else {
+            metric.readTcp(in, length);
+            validated = validator.toFlow(metric);
           }
+        } catch (WireReader.Malformed e) {
+          validated = new Rejection("malformed_record", e.getMessage());
         }
-      } else {
-        for (TCPServiceMeshMetric m : message.getTcpMetrics().getMetricsList()) {
-          Object validated = validator.toFlow(m);
-          if (validated instanceof Rejection r) {
-            reject(r.reason(), r.detail(), 1);
-          } else if (!offerFlow((FlowRecord) validated)) {
-            return;
-          }
+        if (validated instanceof Rejection r) {
+          reject(r.reason(), r.detail(), 1);
+        } else if (!(http ? offerCall((CallRecord) validated) : offerFlow((FlowRecord) validated))) {
+          return;
         }
       }
     }
   }
 
-  private Rejection checkMessage(ServiceMeshMetrics message) {
-    // Message bytes are bounded on the wire (server.maxGrpcMessageBytes); measuring them again
-    // here would walk every string of every record.
-    List<?> records = message.hasHttpMetrics() ? message.getHttpMetrics().getMetricsList()
-        : message.hasTcpMetrics() ? message.getTcpMetrics().getMetricsList() : null;
-    if (records == null) {
+  private Rejection checkMessage(MessageLayout message) {
+    // Message bytes are bounded on the wire (server.maxGrpcMessageBytes).
+    if (message.kind == MessageLayout.Kind.NONE) {
       return new Rejection("empty_message", "message carries neither httpMetrics nor tcpMetrics");
     }
-    if (records.size() > config.maxRecordsPerMessage()) {
-      return new Rejection("too_many_records", records.size() + " records in one message exceed the limit of "
+    if (message.count > config.maxRecordsPerMessage()) {
+      return new Rejection("too_many_records", message.count + " records in one message exceed the limit of "
           + config.maxRecordsPerMessage());
     }
     return null;

@@ -5,12 +5,6 @@ import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.DetectPoint;
 import io.sextant.api.model.FlowRecord;
 import io.sextant.api.model.Layer;
-import java.util.List;
-import java.util.Map;
-import org.apache.skywalking.apm.network.common.v3.KeyStringValuePair;
-import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetric;
-import org.apache.skywalking.apm.network.servicemesh.v3.Protocol;
-import org.apache.skywalking.apm.network.servicemesh.v3.TCPServiceMeshMetric;
 
 /**
  * Checks one telemetry record and turns it into a normalised record. Every field of the protocol is
@@ -26,73 +20,65 @@ final class MeshTelemetryValidator {
     this.limits = limits;
   }
 
-  Object toCall(HTTPServiceMeshMetric m) {
-    Rejection common = checkCommon(m.getDestServiceName(), m.getStartTime(), m.getEndTime(),
-        m.getInternalRequestLatencyNanos(), m.getInternalResponseLatencyNanos(), m.getDetectPointValue(),
-        m.getSourceInstancePropertiesCount() + m.getDestInstancePropertiesCount(),
-        m.getSourceServiceName(), m.getSourceServiceInstance(), m.getDestServiceName(),
-        m.getDestServiceInstance(), m.getEndpoint(), m.getTlsMode(), m.getInternalErrorCode());
+  Object toCall(WireMetric m) {
+    Rejection common = checkCommon(m, m.endpoint);
     if (common != null) {
       return common;
     }
-    if (m.getLatency() < 0 || m.getLatency() > MAX_LATENCY_MILLIS) {
+    if (m.latency < 0 || m.latency > MAX_LATENCY_MILLIS) {
       return new Rejection("bad_latency",
-          "latency " + m.getLatency() + " ms is outside [0, " + MAX_LATENCY_MILLIS + "]");
+          "latency " + m.latency + " ms is outside [0, " + MAX_LATENCY_MILLIS + "]");
     }
-    CallProtocol protocol = switch (m.getProtocol()) {
-      case HTTP -> CallProtocol.HTTP;
-      case gRPC -> CallProtocol.GRPC;
+    CallProtocol protocol = switch (m.protocol) {
+      case 0 -> CallProtocol.HTTP;
+      case 1 -> CallProtocol.GRPC;
       default -> null;
     };
-    if (protocol == null || m.getProtocol() == Protocol.UNRECOGNIZED) {
-      return new Rejection("bad_protocol", "unknown protocol " + m.getProtocolValue());
+    if (protocol == null) {
+      return new Rejection("bad_protocol", "unknown protocol " + m.protocol);
     }
-    return new CallRecord(m.getStartTime(), m.getEndTime(), m.getSourceServiceName(), m.getSourceServiceInstance(),
-        m.getDestServiceName(), m.getDestServiceInstance(), m.getEndpoint(), m.getLatency(), m.getResponseCode(),
-        m.getStatus(), protocol, detectPoint(m.getDetectPointValue()), m.getTlsMode(), m.getInternalErrorCode(),
-        m.getInternalRequestLatencyNanos(), m.getInternalResponseLatencyNanos(), Layer.MESH,
-        properties(m.getSourceInstancePropertiesList()), properties(m.getDestInstancePropertiesList()));
+    return new CallRecord(m.startTime, m.endTime, m.sourceServiceName, m.sourceServiceInstance,
+        m.destServiceName, m.destServiceInstance, m.endpoint, m.latency, m.responseCode,
+        m.status, protocol, detectPoint(m.detectPoint), m.tlsMode, m.internalErrorCode,
+        m.internalRequestLatencyNanos, m.internalResponseLatencyNanos, Layer.MESH,
+        m.sourceProperties, m.destProperties);
   }
 
-  Object toFlow(TCPServiceMeshMetric m) {
-    Rejection common = checkCommon(m.getDestServiceName(), m.getStartTime(), m.getEndTime(),
-        m.getInternalRequestLatencyNanos(), m.getInternalResponseLatencyNanos(), m.getDetectPointValue(),
-        m.getSourceInstancePropertiesCount() + m.getDestInstancePropertiesCount(),
-        m.getSourceServiceName(), m.getSourceServiceInstance(), m.getDestServiceName(),
-        m.getDestServiceInstance(), m.getTlsMode(), m.getInternalErrorCode());
+  Object toFlow(WireMetric m) {
+    Rejection common = checkCommon(m, "");
     if (common != null) {
       return common;
     }
-    if (m.getReceivedBytes() < 0 || m.getSentBytes() < 0) {
+    if (m.receivedBytes < 0 || m.sentBytes < 0) {
       return new Rejection("negative_bytes", "received/sent bytes must not be negative");
     }
-    return new FlowRecord(m.getStartTime(), m.getEndTime(), m.getSourceServiceName(), m.getSourceServiceInstance(),
-        m.getDestServiceName(), m.getDestServiceInstance(), detectPoint(m.getDetectPointValue()), m.getTlsMode(),
-        m.getInternalErrorCode(), m.getInternalRequestLatencyNanos(), m.getInternalResponseLatencyNanos(),
-        m.getReceivedBytes(), m.getSentBytes(), Layer.MESH,
-        properties(m.getSourceInstancePropertiesList()), properties(m.getDestInstancePropertiesList()));
+    return new FlowRecord(m.startTime, m.endTime, m.sourceServiceName, m.sourceServiceInstance,
+        m.destServiceName, m.destServiceInstance, detectPoint(m.detectPoint), m.tlsMode,
+        m.internalErrorCode, m.internalRequestLatencyNanos, m.internalResponseLatencyNanos,
+        m.receivedBytes, m.sentBytes, Layer.MESH, m.sourceProperties, m.destProperties);
   }
 
-  private Rejection checkCommon(String destService, long start, long end, long reqNanos, long respNanos,
-      int detectPoint, int propertyCount, String... strings) {
-    if (destService.isEmpty()) {
+  private Rejection checkCommon(WireMetric m, String endpoint) {
+    if (m.destServiceName.isEmpty()) {
       return new Rejection("missing_dest_service", "destServiceName is required");
     }
-    for (String s : strings) {
-      if (s.length() > limits.maxStringLength()) {
-        return new Rejection("string_too_long", "a name of " + s.length() + " characters exceeds the limit of "
-            + limits.maxStringLength());
-      }
+    int longest = Math.max(Math.max(Math.max(m.sourceServiceName.length(), m.sourceServiceInstance.length()),
+        Math.max(m.destServiceName.length(), m.destServiceInstance.length())),
+        Math.max(endpoint.length(), Math.max(m.tlsMode.length(), m.internalErrorCode.length())));
+    if (longest > limits.maxStringLength()) {
+      return new Rejection("string_too_long", "a name of " + longest + " characters exceeds the limit of "
+          + limits.maxStringLength());
     }
-    if (start < 0 || end < 0) {
+    if (m.startTime < 0 || m.endTime < 0) {
       return new Rejection("bad_time", "startTime/endTime must not be negative");
     }
-    if (reqNanos < 0 || respNanos < 0) {
+    if (m.internalRequestLatencyNanos < 0 || m.internalResponseLatencyNanos < 0) {
       return new Rejection("bad_latency", "internal latencies must not be negative");
     }
-    if (detectPoint < 0 || detectPoint > 2) {
-      return new Rejection("bad_detect_point", "unknown detectPoint " + detectPoint);
+    if (m.detectPoint < 0 || m.detectPoint > 2) {
+      return new Rejection("bad_detect_point", "unknown detectPoint " + m.detectPoint);
     }
+    int propertyCount = m.sourcePropertyCount + m.destPropertyCount;
     if (propertyCount > limits.maxProperties()) {
       return new Rejection("too_many_properties", propertyCount + " instance properties exceed the limit of "
           + limits.maxProperties());
@@ -106,9 +92,5 @@ final class MeshTelemetryValidator {
       case 1 -> DetectPoint.SERVER;
       default -> DetectPoint.PROXY;
     };
-  }
-
-  private Map<String, String> properties(List<KeyStringValuePair> pairs) {
-    return ProtoProperties.of(pairs, limits.maxStringLength());
   }
 }

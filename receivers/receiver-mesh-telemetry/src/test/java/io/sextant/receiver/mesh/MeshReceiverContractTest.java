@@ -1,18 +1,27 @@
 package io.sextant.receiver.mesh;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.grpc.Status;
+import io.sextant.api.model.CallProtocol;
+import io.sextant.api.model.CallRecord;
+import io.sextant.api.model.Layer;
 import io.sextant.api.plugin.ReceiverFactory;
 import io.sextant.testkit.receiver.ReceiverContractTest;
 import java.util.List;
+import java.util.Map;
 import org.apache.skywalking.apm.network.common.v3.DetectPoint;
+import org.apache.skywalking.apm.network.common.v3.KeyStringValuePair;
 import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetric;
 import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetrics;
+import org.apache.skywalking.apm.network.servicemesh.v3.Protocol;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricServiceGrpc;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
 import org.apache.skywalking.apm.network.servicemesh.v3.TCPServiceMeshMetric;
 import org.apache.skywalking.apm.network.servicemesh.v3.TCPServiceMeshMetrics;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
 
 /** The receiver contract for SkyWalking's mesh telemetry, with HTTP and with TCP records. */
 class MeshReceiverContractTest {
@@ -49,6 +58,25 @@ class MeshReceiverContractTest {
     @Override
     protected Batch<ServiceMeshMetrics> goodBatch() {
       return Batch.good(List.of(message(call("GET:/a"), call("GET:/b")), message(call("GET:/c"))), 3);
+    }
+
+    @Test
+    void everyFieldArrivesAsSent() throws Exception {
+      HTTPServiceMeshMetric full = HTTPServiceMeshMetric.newBuilder().setStartTime(TIME).setEndTime(TIME + 7)
+          .setSourceServiceName("客户端").setSourceServiceInstance("client-0").setDestServiceName("naïve")
+          .setDestServiceInstance("naïve-0").setEndpoint("GET:/ä").setLatency(42).setResponseCode(503)
+          .setStatus(false).setProtocol(Protocol.gRPC).setDetectPoint(DetectPoint.client).setTlsMode("mTLS")
+          .setInternalErrorCode("UF").setInternalRequestLatencyNanos(1234).setInternalResponseLatencyNanos(5678)
+          .addSourceInstanceProperties(KeyStringValuePair.newBuilder().setKey("hostname").setValue("pod-ä"))
+          .addDestInstanceProperties(KeyStringValuePair.newBuilder().setKey("ipv4s").setValue("10.0.0.7"))
+          .addDestInstanceProperties(KeyStringValuePair.newBuilder().setKey("language").setValue("Go"))
+          .build();
+      // Twice: the second time every name is a known one.
+      assertThat(send(uri(), List.of(message(full, full)))).isEqualTo(Status.OK);
+      CallRecord expected = new CallRecord(TIME, TIME + 7, "客户端", "client-0", "naïve", "naïve-0", "GET:/ä", 42,
+          503, false, CallProtocol.GRPC, io.sextant.api.model.DetectPoint.CLIENT, "mTLS", "UF", 1234, 5678,
+          Layer.MESH, Map.of("hostname", "pod-ä"), Map.of("ipv4s", "10.0.0.7", "language", "Go"));
+      assertThat(sink.accepted()).hasSize(2).allSatisfy(r -> assertThat(r).isEqualTo(expected));
     }
 
     @Override
