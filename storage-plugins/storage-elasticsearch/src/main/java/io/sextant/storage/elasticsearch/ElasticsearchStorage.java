@@ -254,6 +254,9 @@ public final class ElasticsearchStorage implements StorageComponent {
     if (metadata != null) {
       metadata.published();
     }
+    if (metrics != null) {
+      metrics.published();
+    }
   }
 
   /** Makes all writes visible to searches. */

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One document per partial row, with its deterministic id, in time-based indices per step. The
@@ -37,6 +38,8 @@ final class EsMetricsStore implements MetricsStore {
   /** Null when reads are not cached. */
   private final PartialCache cache;
   private final Map<PartialCache.SeriesKey, Fetch> inFlight = new ConcurrentHashMap<>();
+  /** Counts this collector's publishes: a read never joins a search that began before the last one. */
+  private final AtomicLong publishes = new AtomicLong();
   private final long marginMillis;
   private final Counter fullReads;
   private final Counter deltaReads;
@@ -114,13 +117,16 @@ final class EsMetricsStore implements MetricsStore {
   /**
    * Every metric of the entity in the window as of now. A dashboard asks for several metrics of
    * one entity at once: a read joins a read of the same window already under way (whose answer is
-   * as of a few milliseconds before) instead of asking Elasticsearch again.
+   * as of a few milliseconds before) instead of asking Elasticsearch again, unless this collector
+   * published a write since that search began: the query layer stops holding a written batch once
+   * it is published, so the search must see it.
    */
   private PartialCache.Series current(PartialCache.SeriesKey key, long startBucket, long endBucket) {
-    Fetch mine = new Fetch(startBucket, endBucket, new CompletableFuture<>());
+    Fetch mine = new Fetch(startBucket, endBucket, publishes.get(), new CompletableFuture<>());
     Fetch running = inFlight.putIfAbsent(key, mine);
     if (running != null) {
-      if (running.startBucket() == startBucket && running.endBucket() == endBucket) {
+      if (running.startBucket() == startBucket && running.endBucket() == endBucket
+          && running.publishes() == mine.publishes()) {
         try {
           return running.result().join();
         } catch (CompletionException e) {
@@ -141,7 +147,13 @@ final class EsMetricsStore implements MetricsStore {
     }
   }
 
-  private record Fetch(long startBucket, long endBucket, CompletableFuture<PartialCache.Series> result) {}
+  private record Fetch(long startBucket, long endBucket, long publishes,
+      CompletableFuture<PartialCache.Series> result) {}
+
+  /** What this collector wrote is now searchable. */
+  void published() {
+    publishes.incrementAndGet();
+  }
 
   private PartialCache.Series fetch(PartialCache.SeriesKey key, long startBucket, long endBucket) {
     long asOf = System.currentTimeMillis();
