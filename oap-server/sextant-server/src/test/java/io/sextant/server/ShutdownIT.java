@@ -3,6 +3,7 @@ package io.sextant.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.Status;
+import io.sextant.api.id.EntityIds;
 import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.query.mqe.MqeEntity;
@@ -23,10 +24,16 @@ class ShutdownIT {
     assertThat(status.getCode()).isEqualTo(Status.Code.OK);
     long minute = new TimeBuckets(ZoneId.of("UTC"), Clock.systemUTC()).minuteBucket(time);
     MqeEntity productpage = new MqeEntity("productpage", true, null, null, null, null, null, null, null, null);
+    // Queries see it at once (this collector's unwritten data), storage has none of it yet.
     assertThat(sextant.server.query().metrics().read("service_cpm", Map.of(), productpage, List.of(minute), Step.MINUTE)
-        .get(0).values()[0]).isNull();
+        .get(0).values()[0]).isEqualTo(10.0);
+    assertThat(sextant.server.storage().metrics().read("service_cpm",
+        List.of(EntityIds.serviceId("productpage", true)), Step.MINUTE, minute, minute)).isEmpty();
 
     sextant.close();
+
+    assertThat(sextant.server.storage().metrics().read("service_cpm",
+        List.of(EntityIds.serviceId("productpage", true)), Step.MINUTE, minute, minute)).isNotEmpty();
 
     assertThat(sextant.server.query().metrics().read("service_cpm", Map.of(), productpage, List.of(minute), Step.MINUTE)
         .get(0).values()[0]).isEqualTo(10.0);
