@@ -3,6 +3,7 @@ package io.sextant.server;
 import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import io.sextant.testkit.receiver.ClientStreams;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -16,7 +17,6 @@ import java.util.regex.Pattern;
 import org.apache.skywalking.apm.network.common.v3.DetectPoint;
 import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetric;
 import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetrics;
-import org.apache.skywalking.apm.network.servicemesh.v3.MeshProbeDownstream;
 import org.apache.skywalking.apm.network.servicemesh.v3.Protocol;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricServiceGrpc;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
@@ -87,20 +87,7 @@ final class RoundRobinMeshClient implements AutoCloseable {
       long start = System.nanoTime();
       StreamObserver<ServiceMeshMetrics> stream = GrpcClients.builder("http://" + address)
           .build(ServiceMeshMetricServiceGrpc.ServiceMeshMetricServiceStub.class)
-          .collect(new StreamObserver<MeshProbeDownstream>() {
-            @Override
-            public void onNext(MeshProbeDownstream value) {}
-
-            @Override
-            public void onError(Throwable t) {
-              end.complete(Status.fromThrowable(t));
-            }
-
-            @Override
-            public void onCompleted() {
-              end.complete(Status.OK);
-            }
-          });
+          .collect(ClientStreams.endingIn(end));
       long messages = 0;
       long until = start + TimeUnit.MILLISECONDS.toNanos(streamMillis);
       while (running && System.nanoTime() < until && !end.isDone()) {

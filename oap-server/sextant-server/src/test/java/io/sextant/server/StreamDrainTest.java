@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import io.sextant.testkit.receiver.ClientStreams;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.skywalking.apm.network.servicemesh.v3.MeshProbeDownstream;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricServiceGrpc;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
 import org.junit.jupiter.api.Test;
@@ -28,20 +28,7 @@ class StreamDrainTest {
     CompletableFuture<Status> end = new CompletableFuture<>();
     StreamObserver<ServiceMeshMetrics> stream = GrpcClients.builder("http://127.0.0.1:" + sextant.grpcPort)
         .build(ServiceMeshMetricServiceGrpc.ServiceMeshMetricServiceStub.class)
-        .collect(new StreamObserver<MeshProbeDownstream>() {
-          @Override
-          public void onNext(MeshProbeDownstream value) {}
-
-          @Override
-          public void onError(Throwable t) {
-            end.complete(Status.fromThrowable(t));
-          }
-
-          @Override
-          public void onCompleted() {
-            end.complete(Status.OK);
-          }
-        });
+        .collect(ClientStreams.endingIn(end));
     messages.forEach(stream::onNext);
     long records = (long) Bookinfo.standard(time).http.size() + Bookinfo.standard(time).tcp.size();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

@@ -15,22 +15,27 @@ public final class ClientStreams {
   public static <Q, R> Status send(Function<StreamObserver<R>, StreamObserver<Q>> call, List<Q> messages)
       throws Exception {
     CompletableFuture<Status> done = new CompletableFuture<>();
-    StreamObserver<Q> out = call.apply(new StreamObserver<>() {
+    StreamObserver<Q> out = call.apply(endingIn(done));
+    messages.forEach(out::onNext);
+    out.onCompleted();
+    return done.get(30, TimeUnit.SECONDS);
+  }
+
+  /** A response observer that ignores responses and completes {@code end} with the call's final status. */
+  public static <R> StreamObserver<R> endingIn(CompletableFuture<Status> end) {
+    return new StreamObserver<>() {
       @Override
       public void onNext(R value) {}
 
       @Override
       public void onError(Throwable t) {
-        done.complete(Status.fromThrowable(t));
+        end.complete(Status.fromThrowable(t));
       }
 
       @Override
       public void onCompleted() {
-        done.complete(Status.OK);
+        end.complete(Status.OK);
       }
-    });
-    messages.forEach(out::onNext);
-    out.onCompleted();
-    return done.get(30, TimeUnit.SECONDS);
+    };
   }
 }
