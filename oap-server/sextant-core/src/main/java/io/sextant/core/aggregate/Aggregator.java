@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,6 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * entity explosion and the client is told to back off.
  */
 public final class Aggregator implements RecordSink {
+  private static final int MAX_KNOWN = 100_000;
   private final MetricCatalog catalog;
   private final TimeBuckets buckets;
   private final AggregatorLimits limits;
@@ -49,6 +51,9 @@ public final class Aggregator implements RecordSink {
   private final Counter rejectedOverloaded;
   private final Counter rejectedTimeRange;
   private volatile Slot lastSlot = new Slot(Long.MIN_VALUE, 0);
+  /** Entities other than endpoints that had an accumulator, to tell a newcomer; cleared when full. */
+  private final Set<String> known = ConcurrentHashMap.newKeySet();
+  private final AtomicLong newcomers = new AtomicLong();
 
   public Aggregator(MetricCatalog catalog, Dispatcher<MeshRecord> dispatcher, TimeBuckets buckets,
       AggregatorLimits limits, MeterRegistry registry) {
@@ -158,6 +163,9 @@ public final class Aggregator implements RecordSink {
         if (acc == null) {
           acc = created;
           openAccumulators.incrementAndGet();
+          if (scope != Scope.ENDPOINT && known.add(id)) {
+            newcomer();
+          }
           if (slot.retired && discard(map, created)) {
             // The flusher closed this minute while we inserted: use the minute's next slot.
             slot = slot(slot.minute);
@@ -184,6 +192,23 @@ public final class Aggregator implements RecordSink {
       // Sealed by a flush that closed this minute: start a new accumulator for the late record.
       slot = slot(slot.minute);
     }
+  }
+
+  private void newcomer() {
+    if (known.size() > MAX_KNOWN) {
+      known.clear(); // forgetting only brings a collection forward once more
+    }
+    newcomers.incrementAndGet();
+  }
+
+  /**
+   * How many services, instances and relations (endpoints are left out: there are many, and a
+   * list of them is searched, not watched) got their first accumulator so far. The flusher writes
+   * soon after this grows, so a new node or edge shows in a topology within seconds, not at the
+   * next interval.
+   */
+  public long newcomers() {
+    return newcomers.get();
   }
 
   /** Takes back an accumulator inserted into a retired slot, unless the flusher already owns it. */

@@ -35,8 +35,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Turns aggregator snapshots into storage writes: partial rows (minute, and hour and day roll-ups),
  * topology edges and metadata. Two threads: the collector snapshots the aggregator (open minutes
- * every interval, closing ones more often) and queues what changed; the writer writes what is
- * queued right after each collection of open minutes. So a slow or absent store never holds
+ * every interval, or as soon as a new service, instance or edge came; closing ones more often) and
+ * queues what changed; the writer writes what is queued right after each collection of open
+ * minutes. So a slow or absent store never holds
  * up collection (whose job is also to retire closed minutes from the aggregator's memory): queued
  * versions of a row are replaced by newer ones, the slower the store the fewer the writes, and the
  * queue is bounded. Writes are idempotent (row ids are deterministic), so a failed batch is simply
@@ -78,6 +79,7 @@ public final class Flusher implements Component {
   private final Counter partialsDropped;
   private final Counter metadataDropped;
   private final Counter failures;
+  private final Counter newcomerCollections;
   private final Counter storageUnavailable;
   private final Timer flushTimer;
   private final Timer writeTimer;
@@ -90,6 +92,7 @@ public final class Flusher implements Component {
   private boolean storageDown;
   private long lastRollupWrite;
   private long lastOpenCollect;
+  private long newcomersCollected;
   private volatile int pendingCount;
   private volatile long pendingBytes;
   private long countedRowDrops;
@@ -114,6 +117,9 @@ public final class Flusher implements Component {
         .register(registry);
     this.metadataDropped = Counter.builder("sextant_flush_metadata_dropped")
         .description("metadata and edges dropped because too many waited for storage").register(registry);
+    this.newcomerCollections = Counter.builder("sextant_flush_newcomer_collections")
+        .description("open minutes collected before their interval because new services, instances or edges came")
+        .register(registry);
     this.failures = Counter.builder("sextant_flush_failures").description("failed storage writes (retried)")
         .register(registry);
     this.storageUnavailable = Counter.builder("sextant_flush_storage_unavailable")
@@ -136,6 +142,7 @@ public final class Flusher implements Component {
     // Closed minutes (and late records) are collected often, open ones every interval: what sits
     // in the aggregator stays small even when a client replays minutes of backlog at once.
     long closedEvery = Math.min(config.intervalMillis(), config.closedIntervalMillis());
+    lastOpenCollect = buckets.nowMillis(); // the first interval counts from here, newcomers come sooner
     // Both run until their executor is shut down, and safely() logs what a run throws: the futures
     // would tell nothing more, so they are not kept.
     Future<?> unusedCollect = collector.scheduleWithFixedDelay(() -> safely("collecting", this::collectAndWrite),
@@ -196,9 +203,17 @@ public final class Flusher implements Component {
     long currentMinute = buckets.currentMinuteBucket();
     long closeBefore = TimeBuckets.plus(currentMinute, Step.MINUTE, -config.graceMinutes());
     long now = buckets.nowMillis();
-    boolean includeOpen = forceOpen || closeAll || now - lastOpenCollect >= config.intervalMillis();
+    // New services, instances and edges bring the open collection forward, so they show within a
+    // closed-collection interval; in a steady mesh there are none and the interval holds.
+    long newcomers = aggregator.newcomers();
+    boolean early = newcomers != newcomersCollected;
+    boolean includeOpen = forceOpen || closeAll || early || now - lastOpenCollect >= config.intervalMillis();
     if (includeOpen) {
+      if (early && !forceOpen && !closeAll && now - lastOpenCollect < config.intervalMillis()) {
+        newcomerCollections.increment();
+      }
       lastOpenCollect = now;
+      newcomersCollected = newcomers;
     }
     List<Snapshot> snapshots = aggregator.collect(closeBefore, closeAll, includeOpen);
     long closings = aggregator.closings();
