@@ -1,8 +1,10 @@
 package io.sextant.benchmarks;
 
 import com.linecorp.armeria.client.ClientFactory;
+import com.linecorp.armeria.client.WebClient;
 import com.linecorp.armeria.client.grpc.GrpcClients;
 import com.sun.management.OperatingSystemMXBean;
+import io.envoyproxy.envoy.service.accesslog.v3.AccessLogServiceGrpc;
 import io.envoyproxy.envoy.service.accesslog.v3.AccessLogServiceGrpc.AccessLogServiceStub;
 import io.envoyproxy.envoy.service.accesslog.v3.StreamAccessLogsMessage;
 import io.envoyproxy.envoy.service.accesslog.v3.StreamAccessLogsResponse;
@@ -22,6 +24,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.skywalking.apm.network.servicemesh.v3.MeshProbeDownstream;
+import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricServiceGrpc;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricServiceGrpc.ServiceMeshMetricServiceStub;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
 import org.slf4j.Logger;
@@ -51,7 +54,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class LoadGenerator {
   private final LoadOptions o;
-  private final List<StreamSender<?, ?>> senders = new ArrayList<>();
+  private final List<StreamSender<?>> senders = new ArrayList<>();
   private final List<ClientFactory> factories = new ArrayList<>();
   /** mesh: one pool all streams send from. */
   private volatile MessagePool<ServiceMeshMetrics> pool;
@@ -70,13 +73,17 @@ public final class LoadGenerator {
   }
 
   public static void main(String[] args) throws Exception {
+    System.exit(execute(args));
+  }
+
+  /** Runs with these options; the exit status. */
+  static int execute(String... args) throws Exception {
     LoadOptions options;
     try {
       options = LoadOptions.parse(args);
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
-      System.exit(2);
-      return;
+      return 2;
     }
     // A stream the server ends is counted and reported by the generator; Armeria's client would
     // also log a stack trace for each one.
@@ -84,8 +91,7 @@ public final class LoadGenerator {
     if (armeriaClient instanceof ch.qos.logback.classic.Logger l) {
       l.setLevel(ch.qos.logback.classic.Level.ERROR);
     }
-    int code = new LoadGenerator(options).run();
-    System.exit(code);
+    return new LoadGenerator(options).run();
   }
 
   private int run() throws Exception {
@@ -205,22 +211,24 @@ public final class LoadGenerator {
         factory = shared;
       }
       double perStreamRate = rate > 0 ? (double) rate / streams : 0;
+      boolean stub = o.string("client").equals("stub");
       if (als) {
-        AccessLogServiceStub stub = GrpcClients.builder("http://" + target)
-            .factory(factory)
-            .responseTimeoutMillis(0) // a proxy's stream has no deadline
-            .build(AccessLogServiceStub.class);
+        ClientStream.Opener<StreamAccessLogsMessage> opener = stub
+            ? StubClientStream.<StreamAccessLogsMessage, StreamAccessLogsResponse>opener(
+                grpcClient(target, factory, AccessLogServiceStub.class)::streamAccessLogs)
+            : ChunkedClientStream.opener(webClient(target, factory),
+                AccessLogServiceGrpc.getStreamAccessLogsMethod().getFullMethodName());
         int index = i;
-        senders.add(new StreamSender<StreamAccessLogsMessage, StreamAccessLogsResponse>(i, stub::streamAccessLogs,
-            alsStreams.get(i)::withIdentifier, () -> alsPools.get(index), perStreamRate, o.integer("window"),
-            o.longValue("rotate-bytes")));
-      } else {
-        ServiceMeshMetricServiceStub stub = GrpcClients.builder("http://" + target)
-            .factory(factory)
-            .responseTimeoutMillis(0) // a sidecar's stream has no deadline
-            .build(ServiceMeshMetricServiceStub.class);
-        senders.add(new StreamSender<ServiceMeshMetrics, MeshProbeDownstream>(i, stub::collect, null, () -> pool,
+        senders.add(new StreamSender<>(i, opener, alsStreams.get(i)::withIdentifier, () -> alsPools.get(index),
             perStreamRate, o.integer("window"), o.longValue("rotate-bytes")));
+      } else {
+        ClientStream.Opener<ServiceMeshMetrics> opener = stub
+            ? StubClientStream.<ServiceMeshMetrics, MeshProbeDownstream>opener(
+                grpcClient(target, factory, ServiceMeshMetricServiceStub.class)::collect)
+            : ChunkedClientStream.opener(webClient(target, factory),
+                ServiceMeshMetricServiceGrpc.getCollectMethod().getFullMethodName());
+        senders.add(new StreamSender<>(i, opener, null, () -> pool, perStreamRate, o.integer("window"),
+            o.longValue("rotate-bytes")));
       }
     }
 
@@ -302,6 +310,21 @@ public final class LoadGenerator {
   }
 
   /** Whether the server's counters account for everything sent (or for why not). */
+  private static <T> T grpcClient(String target, ClientFactory factory, Class<T> stubType) {
+    return GrpcClients.builder("http://" + target)
+        .factory(factory)
+        .responseTimeoutMillis(0) // a sidecar's stream has no deadline
+        .build(stubType);
+  }
+
+  private static WebClient webClient(String target, ClientFactory factory) {
+    return WebClient.builder("http://" + target)
+        .factory(factory)
+        .responseTimeoutMillis(0) // a sidecar's stream has no deadline
+        .maxResponseLength(0)
+        .build();
+  }
+
   private boolean settled(Scrape end, Scrape base, long sent, long derived) {
     if (als) {
       long received = end.alsHttpEntries() - base.alsHttpEntries();
@@ -331,7 +354,7 @@ public final class LoadGenerator {
     long rotatedBad = senders.stream().mapToLong(s -> s.rotatedNotOk.get()).sum();
     System.out.printf(Locale.ROOT, "streams             %d opened, %d ended early by the server, %d rotated (%d of them"
         + " not OK), %,d waits for onReady%n", opened, failed, rotated, rotatedBad, waits);
-    for (StreamSender<?, ?> s : senders) {
+    for (StreamSender<?> s : senders) {
       System.out.println("                    " + s.describeFinal()
           + (s.lastError != null ? "; last failure: " + s.lastError : ""));
     }

@@ -1,8 +1,11 @@
 package io.sextant.benchmarks;
 
+import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.MessageLite;
 import io.sextant.benchmarks.MeshTopology.Instance;
 import io.sextant.benchmarks.MeshTopology.Kind;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.skywalking.apm.network.common.v3.DetectPoint;
@@ -28,23 +31,41 @@ final class MessagePool<M extends MessageLite> {
   final int[] records;
   /** Records the server should derive from each message (mesh: the records themselves). */
   final int[] derived;
-  /** Serialized size of each message (without gRPC framing). */
-  final int[] bytes;
+  /** Each message serialized, behind its 5-byte gRPC prefix (uncompressed, length). */
+  final byte[][] framed;
   final long totalRecords;
 
   MessagePool(List<M> messages, List<Integer> records, List<Integer> derived) {
     this.messages = List.copyOf(messages);
     this.records = records.stream().mapToInt(Integer::intValue).toArray();
     this.derived = derived.stream().mapToInt(Integer::intValue).toArray();
-    this.bytes = new int[this.messages.size()];
-    for (int i = 0; i < bytes.length; i++) {
-      bytes[i] = this.messages.get(i).getSerializedSize();
+    this.framed = new byte[this.messages.size()][];
+    for (int i = 0; i < framed.length; i++) {
+      framed[i] = frame(this.messages.get(i));
     }
     long total = 0;
     for (int r : this.records) {
       total += r;
     }
     this.totalRecords = total;
+  }
+
+  /** The message as a gRPC length-prefixed message: flag 0 (not compressed), length, bytes. */
+  static byte[] frame(MessageLite message) {
+    int size = message.getSerializedSize();
+    byte[] out = new byte[5 + size];
+    out[1] = (byte) (size >>> 24);
+    out[2] = (byte) (size >>> 16);
+    out[3] = (byte) (size >>> 8);
+    out[4] = (byte) size;
+    CodedOutputStream coded = CodedOutputStream.newInstance(out, 5, size);
+    try {
+      message.writeTo(coded);
+      coded.checkNoSpaceLeft();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // writing into an array of the exact size cannot fail
+    }
+    return out;
   }
 
   int size() {

@@ -2,16 +2,12 @@ package io.sextant.benchmarks;
 
 import com.google.protobuf.MessageLite;
 import io.grpc.Status;
-import io.grpc.stub.ClientCallStreamObserver;
-import io.grpc.stub.ClientResponseObserver;
-import io.grpc.stub.StreamObserver;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -25,15 +21,15 @@ import java.util.function.UnaryOperator;
  * this).
  *
  * <p>Protocol-neutral: {@code open} starts a client-streaming call (mesh telemetry's {@code
- * collect}, the access-log service's {@code StreamAccessLogs}); {@code firstMessage}, if given,
- * rewrites the first message of every stream it opens (Envoy puts its identifier there only).
+ * collect}, the access-log service's {@code StreamAccessLogs}) through a stub or as chunked raw
+ * gRPC ({@link ClientStream}); {@code firstMessage}, if given, rewrites the first message of
+ * every stream it opens (Envoy puts its identifier there only).
  *
  * @param <Q> the request message
- * @param <R> the response message
  */
-final class StreamSender<Q extends MessageLite, R> implements Runnable {
+final class StreamSender<Q extends MessageLite> implements Runnable {
   private final int id;
-  private final Function<StreamObserver<R>, StreamObserver<Q>> open;
+  private final ClientStream.Opener<Q> open;
   private final UnaryOperator<Q> firstMessage;
   private final Supplier<MessagePool<Q>> pools;
   private final double recordsPerSecond;
@@ -57,7 +53,7 @@ final class StreamSender<Q extends MessageLite, R> implements Runnable {
   volatile String lastError;
   volatile Status finalStatus;
 
-  StreamSender(int id, Function<StreamObserver<R>, StreamObserver<Q>> open, UnaryOperator<Q> firstMessage,
+  StreamSender(int id, ClientStream.Opener<Q> open, UnaryOperator<Q> firstMessage,
       Supplier<MessagePool<Q>> pools, double recordsPerSecond, int window, long rotateBytes) {
     this.id = id;
     this.rotateBytes = rotateBytes;
@@ -85,9 +81,10 @@ final class StreamSender<Q extends MessageLite, R> implements Runnable {
     long nanosPerRecord = recordsPerSecond > 0 ? Math.max(1, (long) (1e9 / recordsPerSecond)) : 0;
     long nextSend = System.nanoTime();
     int cursor = id * 7_919;
+    Thread self = Thread.currentThread();
+    Runnable wake = () -> LockSupport.unpark(self);
     while (true) {
-      Call<Q, R> call = new Call<>(Thread.currentThread());
-      ClientCallStreamObserver<Q> out = (ClientCallStreamObserver<Q>) open.apply(call);
+      ClientStream<Q> out = open.open(wake);
       streamsOpened.incrementAndGet();
       int credit = window;
       long bytesOnStream = 0;
@@ -95,13 +92,14 @@ final class StreamSender<Q extends MessageLite, R> implements Runnable {
       boolean broken = false;
       boolean rotate = false;
       while (!stop) {
-        if (call.done.isDone()) {
+        if (out.done().isDone()) {
           broken = true;
           break;
         }
         if (out.isReady()) {
           credit = window; // everything written so far has been handed to the connection
         } else if (credit <= 0) {
+          out.flush();
           readyWaits.incrementAndGet();
           LockSupport.parkNanos(1_000_000); // onReady unparks us sooner
           continue;
@@ -110,12 +108,13 @@ final class StreamSender<Q extends MessageLite, R> implements Runnable {
         int index = Math.floorMod(cursor++, pool.size());
         int count = pool.records[index];
         Q message = pool.messages.get(index);
-        int size = pool.bytes[index];
+        byte[] framed = pool.framed[index];
         if (firstMessage != null && bytesOnStream == 0) {
           message = firstMessage.apply(message);
-          size = message.getSerializedSize();
+          framed = MessagePool.frame(message);
         }
-        if (rotateBytes > 0 && bytesOnStream > 0 && bytesOnStream + size + 5 > rotateBytes) {
+        int size = framed.length - 5;
+        if (rotateBytes > 0 && bytesOnStream > 0 && bytesOnStream + framed.length > rotateBytes) {
           cursor--;
           rotate = true;
           break;
@@ -124,6 +123,9 @@ final class StreamSender<Q extends MessageLite, R> implements Runnable {
           long now = System.nanoTime();
           if (now - nextSend > 1_000_000_000L) {
             nextSend = now - 1_000_000_000L; // after a stall, catch up at most one second's worth
+          }
+          if (now < nextSend) {
+            out.flush(); // nothing waits in the client while we wait
           }
           while (!stop && (now = System.nanoTime()) < nextSend) {
             long wait = nextSend - now;
@@ -139,7 +141,7 @@ final class StreamSender<Q extends MessageLite, R> implements Runnable {
           nextSend += count * nanosPerRecord;
         }
         try {
-          out.onNext(message);
+          out.send(message, framed);
         } catch (RuntimeException e) {
           lastError = e.toString();
           broken = true;
@@ -150,17 +152,17 @@ final class StreamSender<Q extends MessageLite, R> implements Runnable {
         records.addAndGet(count);
         derived.addAndGet(pool.derived[index]);
         bytes.addAndGet(size);
-        bytesOnStream += size + 5; // plus the gRPC frame header
+        bytesOnStream += framed.length; // the message and its gRPC prefix
         recordsOnStream += count;
       }
       if (broken && !stop) {
         streamsFailed.incrementAndGet();
-        Status s = call.done.getNow(null);
+        Status s = out.done().getNow(null);
         if (s != null) {
           lastError = s.getCode() + (s.getDescription() == null ? "" : ": " + s.getDescription());
         }
         lastError += " after " + recordsOnStream + " records / " + bytesOnStream + " bytes on that stream";
-        out.cancel("stream broken", null);
+        out.cancel("stream broken");
         LockSupport.parkNanos(200_000_000L); // back off before reconnecting, as a sidecar would
         continue;
       }
@@ -168,7 +170,7 @@ final class StreamSender<Q extends MessageLite, R> implements Runnable {
         streamsRotated.incrementAndGet();
         rotatedOutstanding.incrementAndGet();
         // Only the callback matters (it counts the outcome); the future it returns carries nothing.
-        CompletableFuture<?> unused = call.done.whenComplete((status, e) -> {
+        CompletableFuture<?> unused = out.done().whenComplete((status, e) -> {
           if (status == null || !status.isOk()) {
             rotatedNotOk.incrementAndGet();
             lastError = "rotated stream ended with " + (status == null ? String.valueOf(e) : status.getCode()
@@ -176,17 +178,17 @@ final class StreamSender<Q extends MessageLite, R> implements Runnable {
           }
           rotatedOutstanding.decrementAndGet();
         });
-        out.onCompleted();
+        out.complete();
         continue;
       }
-      if (!call.done.isDone()) {
-        out.onCompleted();
+      if (!out.done().isDone()) {
+        out.complete();
       }
       try {
-        finalStatus = call.done.get(20, TimeUnit.SECONDS);
+        finalStatus = out.done().get(20, TimeUnit.SECONDS);
       } catch (TimeoutException e) {
         finalStatus = Status.DEADLINE_EXCEEDED.withDescription("no answer 20 s after completing the stream");
-        out.cancel("no answer", null);
+        out.cancel("no answer");
       } catch (ExecutionException e) {
         finalStatus = Status.fromThrowable(e.getCause());
       } catch (InterruptedException e) {
@@ -206,35 +208,5 @@ final class StreamSender<Q extends MessageLite, R> implements Runnable {
       return "stream " + id + ": no final status";
     }
     return "stream " + id + ": " + s.getCode() + (s.getDescription() == null ? "" : " (" + s.getDescription() + ")");
-  }
-
-  /** The response side of one stream; registers the onReady handler before the call starts. */
-  private static final class Call<Q, R> implements ClientResponseObserver<Q, R> {
-    private final Thread sender;
-    final CompletableFuture<Status> done = new CompletableFuture<>();
-
-    Call(Thread sender) {
-      this.sender = sender;
-    }
-
-    @Override
-    public void beforeStart(ClientCallStreamObserver<Q> requestStream) {
-      requestStream.setOnReadyHandler(() -> LockSupport.unpark(sender));
-    }
-
-    @Override
-    public void onNext(R value) {}
-
-    @Override
-    public void onError(Throwable t) {
-      done.complete(Status.fromThrowable(t));
-      LockSupport.unpark(sender);
-    }
-
-    @Override
-    public void onCompleted() {
-      done.complete(Status.OK);
-      LockSupport.unpark(sender);
-    }
   }
 }

@@ -1,0 +1,92 @@
+package io.sextant.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.linecorp.armeria.client.WebClient;
+import io.grpc.Status;
+import io.sextant.server.assembly.SextantServer;
+import io.sextant.server.config.SextantConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The load generator's two clients against an in-process server over real sockets: what they send
+ * is exactly what the server counts, streams they end are answered OK, and the chunked client
+ * reports the status a server ends a call with.
+ */
+class LoadGeneratorTest {
+  private static final String[] SHORT_RUN = {"--inprocess=true", "--duration=2", "--rate=4000", "--report=1"};
+
+  @Test
+  void bothClientsSendExactlyWhatTheServerCounts() throws Exception {
+    for (String client : new String[] {"chunked", "stub"}) {
+      String out = capture(() -> LoadGenerator.execute(concat(SHORT_RUN, "--client=" + client, "--batch=1")));
+      assertThat(out).as(client)
+          .contains("--client=" + client, "processed == sent   YES", "0 ended early by the server")
+          .endsWith("exit 0");
+    }
+  }
+
+  @Test
+  void chunkedAccessLogStreamsRotateCleanly() throws Exception {
+    String out = capture(() -> LoadGenerator.execute(concat(SHORT_RUN, "--protocol=als", "--batch=10",
+        "--rotate-bytes=50000")));
+    assertThat(out).contains("processed == sent   YES", "0 of them not OK").doesNotContain(" 0 rotated")
+        .endsWith("exit 0");
+  }
+
+  @Test
+  void chunkedCallsReportTheServersStatus() throws Exception {
+    int grpcPort = freePort();
+    try (SextantServer server = new SextantServer(SextantConfig.defaults().with(Map.of("server.host", "127.0.0.1",
+        "server.grpcPort", String.valueOf(grpcPort), "server.httpPort", String.valueOf(freePort())))).start()) {
+      WebClient client = WebClient.builder("http://127.0.0.1:" + grpcPort).responseTimeoutMillis(0).build();
+      ClientStream<ServiceMeshMetrics> call =
+          ChunkedClientStream.<ServiceMeshMetrics>opener(client, "no.such.Service/collect").open(() -> {});
+      call.send(ServiceMeshMetrics.getDefaultInstance(), MessagePool.frame(ServiceMeshMetrics.getDefaultInstance()));
+      call.complete();
+      Status status = call.done().get(10, TimeUnit.SECONDS);
+      assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+      assertThat(status.getDescription()).contains("no.such.Service/collect");
+    }
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    String[] out = new String[a.length + b.length];
+    System.arraycopy(a, 0, out, 0, a.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+
+  interface Tool {
+    int run() throws Exception;
+  }
+
+  /** The tool's standard output, with its exit status as the last line ("exit N"). */
+  private static synchronized String capture(Tool tool) throws Exception {
+    PrintStream stdout = System.out;
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    int exit;
+    try {
+      exit = tool.run();
+    } finally {
+      System.setOut(stdout);
+    }
+    String out = bytes.toString(StandardCharsets.UTF_8);
+    stdout.print(out);
+    return out + "exit " + exit;
+  }
+
+  private static int freePort() throws Exception {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}
