@@ -14,6 +14,8 @@
 #
 # Examples (LoadGenerator --help lists every option):
 #   benchmarks/run-load.sh --duration=60 --streams=2 --batch=10 --topology=random --services=50
+#   The same with a generated gRPC stub writing each message on its own (the client before session 9):
+#   benchmarks/run-load.sh --duration=60 --batch=1 --client=stub
 #   Envoy access logs (AccessLogService/StreamAccessLogs) as Istio proxies send them, one stream per
 #   proxy, 10 entries per message as Envoy batches them; verified against sextant_als_entries_total:
 #   benchmarks/run-load.sh --protocol=als --duration=60 --streams=4 --batch=10

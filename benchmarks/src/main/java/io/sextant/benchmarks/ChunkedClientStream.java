@@ -16,9 +16,10 @@ import java.util.concurrent.CompletableFuture;
 /**
  * A call written as raw gRPC over HTTP/2: pre-serialized messages (each with its own 5-byte gRPC
  * prefix, so the server still receives one message per record when the batch is 1) are gathered
- * into chunks of about {@link #CHUNK_BYTES} and each chunk is one write, as a proxy's HTTP/2 codec
- * coalesces the frames it has buffered. So the generator's cost per message is a copy, and the
- * machine's cores go to the server under test. At most one chunk waits in the client.
+ * into chunks of about {@link #CHUNK_BYTES} and each chunk is one write, as an HTTP/2 client writes
+ * the frames it has buffered when it sends faster than one message per network write. So the
+ * generator's cost per message is a copy, and the machine's cores go to the server under test.
+ * At most one chunk waits in the client.
  */
 final class ChunkedClientStream<Q> implements ClientStream<Q> {
   static final int CHUNK_BYTES = 16 * 1024;

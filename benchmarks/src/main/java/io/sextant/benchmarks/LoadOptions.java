@@ -33,8 +33,8 @@ final class LoadOptions extends CliOptions {
     opt("window", "64", "messages a stream may have queued in the client before waiting for onReady");
     opt("report", "5", "seconds between progress lines");
     opt("rotate-bytes", "0", "complete and reopen a stream before it carries this many bytes; 0 = never, as a sidecar");
-    opt("client", "chunked", "chunked = messages serialized in advance and written in chunks of up to 16 KB, as a"
-        + " proxy's HTTP/2 codec coalesces what it buffered (each message is still its own gRPC message); stub = a"
+    opt("client", "chunked", "chunked = messages serialized in advance and written in chunks of up to 16 KB, as an"
+        + " HTTP/2 client writes what it buffered (each message is still its own gRPC message); stub = a"
         + " generated gRPC stub writing each message on its own (costs the generator several times more CPU)");
     opt("connection-per-stream", "true", "give each stream its own HTTP/2 connection, as separate sidecars have");
   }
