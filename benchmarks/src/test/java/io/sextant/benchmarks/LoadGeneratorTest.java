@@ -44,8 +44,9 @@ class LoadGeneratorTest {
   @Test
   void chunkedCallsReportTheServersStatus() throws Exception {
     int grpcPort = freePort();
-    try (SextantServer server = new SextantServer(SextantConfig.defaults().with(Map.of("server.host", "127.0.0.1",
-        "server.grpcPort", String.valueOf(grpcPort), "server.httpPort", String.valueOf(freePort())))).start()) {
+    SextantServer server = new SextantServer(SextantConfig.defaults().with(Map.of("server.host", "127.0.0.1",
+        "server.grpcPort", String.valueOf(grpcPort), "server.httpPort", String.valueOf(freePort())))).start();
+    try {
       WebClient client = WebClient.builder("http://127.0.0.1:" + grpcPort).responseTimeoutMillis(0).build();
       ClientStream<ServiceMeshMetrics> call =
           ChunkedClientStream.<ServiceMeshMetrics>opener(client, "no.such.Service/collect").open(() -> {});
@@ -54,6 +55,8 @@ class LoadGeneratorTest {
       Status status = call.done().get(10, TimeUnit.SECONDS);
       assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
       assertThat(status.getDescription()).contains("no.such.Service/collect");
+    } finally {
+      server.close();
     }
   }
 

@@ -40,6 +40,11 @@ final class PartialCache {
      * same key and adding the rest.
      */
     Series advance(long newFrom, long newTo, long newAsOfMillis, Iterable<MetricPartial> newer) {
+      if (newFrom == fromBucket && newTo == toBucket && !newer.iterator().hasNext()) {
+        // The usual steady-state read: nothing new in the same window. The map is never changed
+        // once made, so the new series shares it instead of copying every partial again.
+        return new Series(fromBucket, toBucket, newAsOfMillis, partials, weightBytes);
+      }
       Map<PartialKey, MetricPartial> merged = new LinkedHashMap<>();
       long bytes = 200;
       for (MetricPartial p : partials.values()) {

@@ -31,6 +31,12 @@ class PartialCacheTest {
         .containsExactlyInAnyOrder("11/a/0=20", "11/b/0=3", "11/a/1=5", "12/b/0=4", "13/c/0=7");
     assertThat(first.partials()).hasSize(4); // entries never change
     assertThat(next.advance(11, 11, 3_000, List.of()).partials()).hasSize(3);
+
+    // Nothing new in the same window: the same partials, as of the later read.
+    PartialCache.Series same = next.advance(11, 13, 4_000, List.of());
+    assertThat(same.asOfMillis()).isEqualTo(4_000);
+    assertThat(same.partials()).isEqualTo(next.partials());
+    assertThat(same.weightBytes()).isEqualTo(next.weightBytes());
   }
 
   @Test
