@@ -34,7 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * entity explosion and the client is told to back off.
  */
 public final class Aggregator implements RecordSink {
-  private static final int MAX_KNOWN = 100_000;
+  /** At least as many as can have an accumulator at once, so a steady mesh never churns the set. */
+  private static final int MIN_KNOWN = 100_000;
   private final MetricCatalog catalog;
   private final TimeBuckets buckets;
   private final AggregatorLimits limits;
@@ -195,7 +196,7 @@ public final class Aggregator implements RecordSink {
   }
 
   private void newcomer() {
-    if (known.size() > MAX_KNOWN) {
+    if (known.size() > Math.max(MIN_KNOWN, limits.maxAccumulators())) {
       known.clear(); // forgetting only brings a collection forward once more
     }
     newcomers.incrementAndGet();
