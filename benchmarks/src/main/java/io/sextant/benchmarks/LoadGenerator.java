@@ -309,7 +309,6 @@ public final class LoadGenerator {
     return !o.bool("verify") || ok ? 0 : 1;
   }
 
-  /** Whether the server's counters account for everything sent (or for why not). */
   private static <T> T grpcClient(String target, ClientFactory factory, Class<T> stubType) {
     return GrpcClients.builder("http://" + target)
         .factory(factory)
@@ -325,6 +324,7 @@ public final class LoadGenerator {
         .build();
   }
 
+  /** Whether the server's counters account for everything sent (or for why not). */
   private boolean settled(Scrape end, Scrape base, long sent, long derived) {
     if (als) {
       long received = end.alsHttpEntries() - base.alsHttpEntries();

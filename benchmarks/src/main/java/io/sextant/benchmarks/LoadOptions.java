@@ -63,6 +63,9 @@ final class LoadOptions extends CliOptions {
     if (!string("protocol").equals("mesh") && !string("protocol").equals("als")) {
       throw new IllegalArgumentException("--protocol must be mesh or als");
     }
+    if (!string("client").equals("chunked") && !string("client").equals("stub")) {
+      throw new IllegalArgumentException("--client must be chunked or stub");
+    }
     if (longValue("backfill-end") < 0 || (longValue("backfill-end") > 0 && integer("backfill-minutes") == 0)) {
       throw new IllegalArgumentException("--backfill-end needs --backfill-minutes and is epoch milliseconds");
     }

@@ -34,6 +34,11 @@ class LoadGeneratorTest {
   }
 
   @Test
+  void anUnknownClientIsRefused() throws Exception {
+    assertThat(capture(() -> LoadGenerator.execute(concat(SHORT_RUN, "--client=netty")))).endsWith("exit 2");
+  }
+
+  @Test
   void chunkedAccessLogStreamsRotateCleanly() throws Exception {
     String out = capture(() -> LoadGenerator.execute(concat(SHORT_RUN, "--protocol=als", "--batch=10",
         "--rotate-bytes=50000")));
