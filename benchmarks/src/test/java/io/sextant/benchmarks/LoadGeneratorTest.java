@@ -1,15 +1,14 @@
 package io.sextant.benchmarks;
 
+import static io.sextant.benchmarks.ToolRuns.capture;
+import static io.sextant.benchmarks.ToolRuns.concat;
+import static io.sextant.benchmarks.ToolRuns.freePort;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.linecorp.armeria.client.WebClient;
 import io.grpc.Status;
 import io.sextant.server.assembly.SextantServer;
 import io.sextant.server.config.SextantConfig;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
@@ -62,39 +61,6 @@ class LoadGeneratorTest {
       assertThat(status.getDescription()).contains("no.such.Service/collect");
     } finally {
       server.close();
-    }
-  }
-
-  private static String[] concat(String[] a, String... b) {
-    String[] out = new String[a.length + b.length];
-    System.arraycopy(a, 0, out, 0, a.length);
-    System.arraycopy(b, 0, out, a.length, b.length);
-    return out;
-  }
-
-  interface Tool {
-    int run() throws Exception;
-  }
-
-  /** The tool's standard output, with its exit status as the last line ("exit N"). */
-  private static synchronized String capture(Tool tool) throws Exception {
-    PrintStream stdout = System.out;
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-    int exit;
-    try {
-      exit = tool.run();
-    } finally {
-      System.setOut(stdout);
-    }
-    String out = bytes.toString(StandardCharsets.UTF_8);
-    stdout.print(out);
-    return out + "exit " + exit;
-  }
-
-  private static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
     }
   }
 }

@@ -1,18 +1,16 @@
 package io.sextant.benchmarks;
 
+import static io.sextant.benchmarks.ToolRuns.capture;
+import static io.sextant.benchmarks.ToolRuns.concat;
+import static io.sextant.benchmarks.ToolRuns.freePort;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sextant.server.assembly.SextantServer;
 import io.sextant.server.config.SextantConfig;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -107,38 +105,5 @@ class QueryToolsTest {
       Thread.sleep(50);
     }
     throw new AssertionError("no service " + prefix + "* listed within 10 s: " + body);
-  }
-
-  private static String[] concat(String[] a, String... b) {
-    String[] out = new String[a.length + b.length];
-    System.arraycopy(a, 0, out, 0, a.length);
-    System.arraycopy(b, 0, out, a.length, b.length);
-    return out;
-  }
-
-  interface Tool {
-    int run() throws Exception;
-  }
-
-  /** The tool's standard output, with its exit status as the last line ("exit N"). */
-  private static synchronized String capture(Tool tool) throws Exception {
-    PrintStream stdout = System.out;
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-    int exit;
-    try {
-      exit = tool.run();
-    } finally {
-      System.setOut(stdout);
-    }
-    String out = bytes.toString(StandardCharsets.UTF_8);
-    stdout.print(out);
-    return out + "exit " + exit;
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 }

@@ -1,0 +1,46 @@
+package io.sextant.benchmarks;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+
+/** Runs the benchmark tools in a test: their output and exit status, their options, free ports. */
+final class ToolRuns {
+  private ToolRuns() {}
+
+  /** A tool's {@code execute(...)}: its exit status. */
+  interface Tool {
+    int run() throws Exception;
+  }
+
+  /** The tool's standard output, with its exit status as the last line ("exit N"). */
+  static synchronized String capture(Tool tool) throws Exception {
+    PrintStream stdout = System.out;
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    int exit;
+    try {
+      exit = tool.run();
+    } finally {
+      System.setOut(stdout);
+    }
+    String out = bytes.toString(StandardCharsets.UTF_8);
+    stdout.print(out);
+    return out + "exit " + exit;
+  }
+
+  static String[] concat(String[] a, String... b) {
+    String[] out = new String[a.length + b.length];
+    System.arraycopy(a, 0, out, 0, a.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}
