@@ -28,7 +28,7 @@ final class StubClientStream<Q, R> implements ClientStream<Q>, ClientResponseObs
 
   @Override
   public void beforeStart(ClientCallStreamObserver<Q> requestStream) {
-    requestStream.setOnReadyHandler(() -> onReady.run());
+    requestStream.setOnReadyHandler(onReady);
   }
 
   @Override
