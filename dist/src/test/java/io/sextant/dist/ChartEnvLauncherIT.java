@@ -2,20 +2,12 @@ package io.sextant.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.PodSpec;
-import io.fabric8.kubernetes.api.model.VolumeMount;
-import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,7 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
  * chart renders.
  */
 class ChartEnvLauncherIT {
-  private static final Path TARGET = Path.of("target").toAbsolutePath();
   private static final Path DOCKERFILE = Path.of("docker", "Dockerfile").toAbsolutePath();
   private static final Duration READY = Duration.ofSeconds(90);
 
@@ -41,12 +32,8 @@ class ChartEnvLauncherIT {
 
   @BeforeAll
   static void unpackTheTarballAsTheImageDoes() throws Exception {
-    version = System.getProperty("sextant.version");
-    assertThat(version).as("failsafe passes sextant.version").isNotBlank();
-    Path tarball = TARGET.resolve("sextant-" + version + ".tar.gz");
-    assertThat(tarball).exists();
-    run(List.of("tar", "-xzf", tarball.toString(), "-C", unpacked.toString()));
-    home = unpacked.resolve("sextant");
+    version = ShippedTarball.version();
+    home = ShippedTarball.unpack(unpacked);
   }
 
   @Test
@@ -62,7 +49,7 @@ class ChartEnvLauncherIT {
     assertThat(Integer.parseInt(user.group(1))).as("non-root").isPositive();
     assertThat(dockerfile).doesNotContain("-Xmx").contains("-XX:MaxRAMPercentage=");
 
-    String listing = run(List.of("tar", "-tvzf", TARGET.resolve("sextant-" + version + ".tar.gz").toString()));
+    String listing = ShippedTarball.run(List.of("tar", "-tvzf", ShippedTarball.file().toString()));
     assertThat(listing).containsPattern("(?m)^-rwxr-xr-x .* sextant/bin/sextant$")
         .containsPattern("(?m) sextant/config/application\\.yml$")
         .containsPattern("(?m) sextant/lib/sextant-server-" + Pattern.quote(version) + "\\.jar$");
@@ -106,36 +93,8 @@ class ChartEnvLauncherIT {
     int http = LaunchedDistribution.freePort();
     Manifests m = Manifests.parse(helm.template("memory-single.yaml", "ports.grpc=" + grpc, "ports.http=" + http)
         .rendered());
-    PodSpec pod = m.one(Deployment.class).getSpec().getTemplate().getSpec();
-    Container c = pod.getContainers().get(0);
     String podName = "sextant-5d8f7c9b6-x2k4q";
-
-    // The ConfigMap volume, at a temporary path standing for its mount path.
-    ConfigMap config = m.one(ConfigMap.class);
-    VolumeMount configMount = c.getVolumeMounts().stream().filter(v -> v.getName().equals("config")).findFirst()
-        .orElseThrow();
-    Path configDir = mounts.resolve("config");
-    Files.createDirectories(configDir);
-    for (Map.Entry<String, String> file : config.getData().entrySet()) {
-      Files.writeString(configDir.resolve(file.getKey()), file.getValue());
-    }
-
-    Map<String, String> env = new LinkedHashMap<>();
-    for (EnvVar e : c.getEnv()) {
-      String value;
-      if (e.getValueFrom() == null) {
-        value = e.getValue();
-      } else if (e.getValueFrom().getFieldRef() != null
-          && e.getValueFrom().getFieldRef().getFieldPath().equals("metadata.name")) {
-        value = podName;
-      } else {
-        throw new AssertionError("memory-single renders an env source this test cannot stand in for: " + e);
-      }
-      if (value.startsWith(configMount.getMountPath() + "/")) {
-        value = configDir.resolve(value.substring(configMount.getMountPath().length() + 1)).toString();
-      }
-      env.put(e.getName(), value);
-    }
+    Map<String, String> env = RenderedPod.environment(m, mounts, podName);
     assertThat(env).containsKeys("SEXTANT_CONFIG", "SEXTANT_CORE_COLLECTOR_ID", "JAVA_HEAP_OPTS");
 
     try (LaunchedDistribution s = LaunchedDistribution.start(home, env)) {
@@ -155,13 +114,5 @@ class ChartEnvLauncherIT {
     Matcher m = Pattern.compile(name + "=\"([^\"]*)\"").matcher(Files.readString(DOCKERFILE));
     assertThat(m.find()).as("ENV " + name).isTrue();
     return m.group(1);
-  }
-
-  private static String run(List<String> command) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-    assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
-    assertThat(p.exitValue()).as(command + ": " + out).isZero();
-    return out;
   }
 }
