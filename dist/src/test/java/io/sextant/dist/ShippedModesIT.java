@@ -1,0 +1,254 @@
+package io.sextant.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.grpc.Status;
+import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.skywalking.apm.network.ebpf.profiling.process.v3.EBPFReportProcessDownstream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The tarball as shipped, started as a child process with nothing but environment variables, once
+ * per mode the docs describe: it becomes ready, takes its traffic over real gRPC and answers it over
+ * GraphQL. A mode added to the docs gets a test here.
+ *
+ * <p>Kubernetes is fabric8's mock API server (real HTTP, CRUD mode) found through a kubeconfig, as a
+ * user's laptop finds a cluster; in the chart's mode the kubeconfig stands in for the service
+ * account. Elasticsearch is the test kit's real server.
+ */
+@EnableKubernetesMockClient(crud = true, https = false)
+class ShippedModesIT {
+  static KubernetesClient client; // injected by the mock-server extension
+
+  @RegisterExtension
+  static final ElasticsearchExtension ES = new ElasticsearchExtension();
+
+  private static final Duration READY = Duration.ofSeconds(90);
+  private static final String PRODUCTPAGE_IP = "10.0.1.1";
+  private static final String REVIEWS_IP = "10.0.1.2";
+  private static final String REVIEWS_SERVICE_IP = "10.96.0.11";
+
+  @TempDir
+  static Path dir;
+
+  private static Path home;
+  private static Path kubeconfig;
+  private static Launched memory;
+
+  /** A started distribution and the clients that talk to it. */
+  private record Launched(LaunchedDistribution process, Clients clients) implements AutoCloseable {
+    static Launched start(Map<String, String> env) throws Exception {
+      Map<String, String> all = new HashMap<>(env);
+      int grpc = Integer.parseInt(all.computeIfAbsent("SEXTANT_SERVER_GRPC_PORT", k -> port()));
+      int http = Integer.parseInt(all.computeIfAbsent("SEXTANT_SERVER_HTTP_PORT", k -> port()));
+      all.putIfAbsent("SEXTANT_SERVER_DRAIN_READINESS_SECONDS", "0"); // no balancer to wait for here
+      LaunchedDistribution process = LaunchedDistribution.start(home, all);
+      try {
+        process.awaitReady(http, READY);
+      } catch (AssertionError | InterruptedException e) {
+        process.close();
+        throw e;
+      }
+      return new Launched(process, new Clients(grpc, http));
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      process.close();
+    }
+  }
+
+  @BeforeAll
+  static void unpackAndStartOnTheEmbeddedStore() throws Exception {
+    Path unpacked = Files.createDirectories(dir.resolve("unpacked"));
+    home = ShippedTarball.unpack(unpacked);
+    pod("productpage-v1-6b746f74dc-9stvs", "productpage", PRODUCTPAGE_IP);
+    pod("reviews-v1-545db77b95-2ps7q", "reviews", REVIEWS_IP);
+    client.resource(new ServiceBuilder().withNewMetadata().withNamespace("default").withName("reviews").endMetadata()
+        .withNewSpec().withClusterIP(REVIEWS_SERVICE_IP).withSelector(Map.of("app", "reviews"))
+        .addNewPort().withName("http").withPort(9080).endPort().endSpec().build()).create();
+    kubeconfig = dir.resolve("kubeconfig");
+    Files.writeString(kubeconfig, """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: mock
+          cluster:
+            server: %s
+        contexts:
+        - name: mock
+          context:
+            cluster: mock
+            namespace: default
+            user: tester
+        current-context: mock
+        users:
+        - name: tester
+          user:
+            token: not-checked-by-the-mock
+        """.formatted(client.getMasterUrl().toString().replaceAll("/$", "")));
+    memory = Launched.start(Map.of());
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (memory != null) {
+      memory.close();
+    }
+  }
+
+  private static void pod(String name, String app, String ip) {
+    client.resource(new PodBuilder()
+        .withNewMetadata().withNamespace("default").withName(name).withLabels(Map.of("app", app)).endMetadata()
+        .withNewSpec().withNodeName("node-1").addNewContainer().withName(app).withImage(app + ":1").endContainer()
+        .endSpec()
+        .withNewStatus().withPhase("Running").withPodIP(ip).endStatus().build()).create();
+  }
+
+  private static String port() {
+    try {
+      return String.valueOf(LaunchedDistribution.freePort());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static long thisMinute() {
+    return System.currentTimeMillis() / 60_000 * 60_000 + 1000;
+  }
+
+  @Test
+  void embeddedStoreTakesMeshTelemetry() throws Exception {
+    long time = thisMinute();
+    Clients c = memory.clients();
+    assertThat(c.mesh("shipped-frontend", "shipped-backend", time, 7)).isEqualTo(Status.Code.OK);
+    c.awaitServices("MESH", "shipped-backend");
+    assertThat(c.value("service_cpm", "serviceName: \"shipped-backend\"", time)).isEqualTo("7");
+  }
+
+  @Test
+  void roverReceiverRegistersAReportedProcess() throws Exception {
+    Clients c = memory.clients();
+    EBPFReportProcessDownstream answer = c.roverProcess("rover-shipped", "GENERAL", "shipped-vm-app", "vm-1",
+        "java", 4242);
+    assertThat(answer.getProcessesCount()).isEqualTo(1);
+    String id = answer.getProcesses(0).getProcessId();
+    assertThat(id).isNotBlank();
+    JsonNode process = c.graphql("{ getProcess(processId: \"" + id + "\") { id name serviceName instanceName } }")
+        .get("getProcess");
+    assertThat(process.get("name").asText()).isEqualTo("java");
+    assertThat(process.get("serviceName").asText()).isEqualTo("shipped-vm-app");
+    assertThat(process.get("instanceName").asText()).isEqualTo("vm-1");
+  }
+
+  @Test
+  void eventsAreTakenAndListed() throws Exception {
+    Clients c = memory.clients();
+    String uuid = UUID.randomUUID().toString();
+    long now = System.currentTimeMillis();
+    assertThat(c.event(uuid, "shipped-orders", "Upgrade", now - 5_000, now)).isEqualTo(Status.Code.OK);
+    JsonNode events = c.graphql("{ queryEvents(condition: {uuid: \"" + uuid
+        + "\", paging: {pageNum: 1, pageSize: 10}}) { events { uuid name source { service } } } }")
+        .get("queryEvents").get("events");
+    assertThat(events).hasSize(1);
+    assertThat(events.get(0).get("name").asText()).isEqualTo("Upgrade");
+    assertThat(events.get(0).get("source").get("service").asText()).isEqualTo("shipped-orders");
+  }
+
+  /** Written through one process, read back by the next: the answer comes from Elasticsearch. */
+  @Test
+  void elasticsearchKeepsWhatOneProcessWroteForTheNext() throws Exception {
+    Map<String, String> env = Map.of("SEXTANT_STORAGE", "elasticsearch", "SEXTANT_ES_HOSTS", ES.hostAndPort(),
+        "SEXTANT_STORAGE_ELASTICSEARCH_INDEX_PREFIX", "shipped");
+    long time = thisMinute();
+    try (Launched first = Launched.start(env)) {
+      assertThat(first.clients().mesh("es-frontend", "es-backend", time, 5)).isEqualTo(Status.Code.OK);
+      assertThat(first.clients().value("service_cpm", "serviceName: \"es-backend\"", time)).isEqualTo("5");
+    }
+    try (Launched second = Launched.start(env)) {
+      second.clients().awaitServices("MESH", "es-backend");
+      assertThat(second.clients().value("service_cpm", "serviceName: \"es-backend\"", time)).isEqualTo("5");
+    }
+  }
+
+  @Test
+  void accessLogsResolvedThroughTheKubernetesApi() throws Exception {
+    Map<String, String> env = Map.of("SEXTANT_RECEIVER_ALS_KUBERNETES_ENABLED", "true",
+        "KUBECONFIG", kubeconfig.toString());
+    try (Launched sextant = Launched.start(env)) {
+      assertResolvedThroughKubernetes(sextant);
+    }
+  }
+
+  /** The configuration helm renders with {@code als.kubernetes.enabled}, and nothing else. */
+  @Test
+  void chartRenderedConfigurationWithKubernetesMode() throws Exception {
+    Helm helm = Helm.required();
+    String grpc = port();
+    String http = port();
+    Manifests m = Manifests.parse(helm.template("memory-single.yaml", "als.kubernetes.enabled=true",
+        "ports.grpc=" + grpc, "ports.http=" + http).rendered());
+    Map<String, String> env = new HashMap<>(RenderedPod.environment(m, dir.resolve("chart-mounts"),
+        "sextant-7c9d8b6f5-k2x9p"));
+    assertThat(env).containsEntry("SEXTANT_RECEIVER_ALS_KUBERNETES_ENABLED", "true");
+    env.put("KUBECONFIG", kubeconfig.toString()); // stands in for the service account the chart binds
+    try (Launched sextant = Launched.start(env)) {
+      assertThat(sextant.process().output()).contains("(collector sextant-7c9d8b6f5-k2x9p)");
+      assertResolvedThroughKubernetes(sextant);
+    }
+  }
+
+  /**
+   * productpage calls reviews three times through the reviews Service IP; both sidecars log it
+   * without Istio's metadata, so only the Kubernetes API can name the services.
+   */
+  private static void assertResolvedThroughKubernetes(Launched sextant) throws Exception {
+    awaitLogged(sextant.process(), "Kubernetes pod informer synced; 2 pods cached");
+    long time = thisMinute();
+    List<io.envoyproxy.envoy.data.accesslog.v3.HTTPAccessLogEntry> outbound = List.of(
+        Clients.accessLog(time, "outbound|9080||reviews.default.svc.cluster.local", PRODUCTPAGE_IP,
+            REVIEWS_SERVICE_IP, REVIEWS_IP),
+        Clients.accessLog(time + 1, "outbound|9080||reviews.default.svc.cluster.local", PRODUCTPAGE_IP,
+            REVIEWS_SERVICE_IP, REVIEWS_IP),
+        Clients.accessLog(time + 2, "outbound|9080||reviews.default.svc.cluster.local", PRODUCTPAGE_IP,
+            REVIEWS_SERVICE_IP, REVIEWS_IP));
+    List<io.envoyproxy.envoy.data.accesslog.v3.HTTPAccessLogEntry> inbound = List.of(
+        Clients.accessLog(time, "inbound|9080||", PRODUCTPAGE_IP, REVIEWS_IP, REVIEWS_IP),
+        Clients.accessLog(time + 1, "inbound|9080||", PRODUCTPAGE_IP, REVIEWS_IP, REVIEWS_IP),
+        Clients.accessLog(time + 2, "inbound|9080||", PRODUCTPAGE_IP, REVIEWS_IP, REVIEWS_IP));
+    Clients c = sextant.clients();
+    assertThat(c.accessLogs("sidecar~" + PRODUCTPAGE_IP + "~productpage-v1-6b746f74dc-9stvs.default~x", outbound))
+        .isEqualTo(Status.Code.OK);
+    assertThat(c.accessLogs("sidecar~" + REVIEWS_IP + "~reviews-v1-545db77b95-2ps7q.default~x", inbound))
+        .isEqualTo(Status.Code.OK);
+    // The server side names the callee: listed. The caller is named by the relation, through its pod IP.
+    assertThat(c.awaitServices("MESH", "reviews.default")).containsExactly("reviews.default");
+    String relation = "serviceName: \"productpage.default\", destServiceName: \"reviews.default\"";
+    assertThat(c.value("service_relation_client_cpm", relation, time)).isEqualTo("3");
+    assertThat(c.value("service_relation_server_cpm", relation, time)).isEqualTo("3");
+  }
+
+  private static void awaitLogged(LaunchedDistribution process, String line) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!process.output().contains(line) && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+    }
+    assertThat(process.output()).contains(line);
+  }
+}
