@@ -132,7 +132,7 @@ public final class Flusher implements Component {
         .publishPercentileHistogram().register(registry);
     registry.gauge("sextant_flush_pending_partials", this, f -> f.pendingCount);
     registry.gauge("sextant_flush_pending_bytes", this, f -> f.pendingBytes);
-    registry.gauge("sextant_flush_pending_fill_ratio", this, f -> (double) f.pendingBytes / config.maxPendingBytes());
+    registry.gauge("sextant_flush_pending_fill_ratio", this, Flusher::pendingFillRatio);
     this.bytesWritten = Counter.builder("sextant_flush_partial_bytes_written")
         .description("approximate heap bytes of the partial rows written (sizes the pending bound)").register(registry);
   }
@@ -440,6 +440,11 @@ public final class Flusher implements Component {
 
   private static long remainingMillis(long deadlineNanos) {
     return Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
+  }
+
+  /** How full the write queue is, 0 to 1: at 1 the oldest waiting rows are dropped. */
+  public double pendingFillRatio() {
+    return (double) pendingBytes / config.maxPendingBytes();
   }
 
   /** Partial rows collected but not yet written. */

@@ -9,8 +9,9 @@ import io.sextant.api.component.CheckResult;
 import java.util.function.Supplier;
 
 /**
- * {@code grpc.health.v1.Health} on the receiver port, answering what {@code /readyz} answers: swctl
- * and gRPC load balancers probe it.
+ * {@code grpc.health.v1.Health} on the receiver port, answering what {@code /readyz} answers (can
+ * this collector take more data; storage health is not part of it): swctl and gRPC load balancers
+ * probe it.
  */
 final class GrpcHealthService extends HealthGrpc.HealthImplBase {
   private final Supplier<CheckResult> health;

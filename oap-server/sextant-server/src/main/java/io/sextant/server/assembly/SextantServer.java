@@ -79,9 +79,12 @@ public final class SextantServer implements AutoCloseable {
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-keeper"));
   private final List<Receiver> receivers = new ArrayList<>();
   private final StreamDrain streams = new StreamDrain();
+  /** Probes storage on a thread of its own: a frozen Elasticsearch must not hold up the keeper. */
+  private final ScheduledExecutorService storageProbe =
+      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-storage-probe"));
+  private final Readiness readiness;
   private ThreadPoolExecutor expressionPool;
   private Server server;
-  private volatile boolean ready;
   private boolean closed;
 
   public SextantServer(SextantConfig config) {
@@ -106,10 +109,14 @@ public final class SextantServer implements AutoCloseable {
         config.integer("core.maxPendingMegabytes") * 1024L * 1024), config.string("core.collectorId"), registry);
     // Queries see this collector's own metrics before they are stored (FreshMetrics).
     this.query = QueryServices.over(new FreshStorage(storage, flusher), catalog, buckets);
+    this.readiness = new Readiness(flusher::pendingFillRatio, storage::check,
+        config.integer("server.readyHighWaterPercent"), registry);
   }
 
   public SextantServer start() {
     storage.start();
+    readiness.probeStorage();
+    Future<?> unusedProbe = storageProbe.scheduleWithFixedDelay(readiness::probeStorage, 5, 5, TimeUnit.SECONDS);
     flusher.start();
     loadShippedTemplates(1);
     // Runs until the keeper is shut down on close(); nothing waits on it, so its future is not kept.
@@ -117,7 +124,7 @@ public final class SextantServer implements AutoCloseable {
     expressionPool = expressionPool(config.integer("query.expressionThreads"));
     QueryLimits limits = new QueryLimits(config.integer("query.maxDepth"), config.integer("query.maxComplexity"),
         config.integer("query.maxDurationPoints"));
-    GraphQL graphql = SextantGraphql.build(SextantGraphql.standardAreas(query, limits, VERSION, this::health,
+    GraphQL graphql = SextantGraphql.build(SextantGraphql.standardAreas(query, limits, VERSION, readiness::health,
         buckets.zone(), Clock.systemUTC(), expressionPool), limits, config.integer("query.maxCachedDocuments"));
     int grpcPort = config.integer("server.grpcPort");
     int httpPort = config.integer("server.httpPort");
@@ -134,7 +141,7 @@ public final class SextantServer implements AutoCloseable {
         // Binary protobuf only: every client we serve speaks it, and JSON would need marshallers
         // for every message type (Envoy's Prometheus types have none).
         .supportedSerializationFormats(GrpcSerializationFormats.PROTO)
-        .addService(new GrpcHealthService(this::health))
+        .addService(new GrpcHealthService(readiness::check))
         .intercept(streams);
     StorageRecordWriter records = new StorageRecordWriter(storage);
     for (ReceiverFactory factory : Plugins.RECEIVERS) {
@@ -165,14 +172,15 @@ public final class SextantServer implements AutoCloseable {
             MediaType.parse("text/plain; version=0.0.4; charset=utf-8"), registry.scrape()))
         .service("/healthz", (ctx, req) -> HttpResponse.of("ok"))
         .service("/readyz", (ctx, req) -> {
-          CheckResult r = health();
-          return r.ok() ? HttpResponse.of("ready")
-              : HttpResponse.of(HttpStatus.SERVICE_UNAVAILABLE, MediaType.PLAIN_TEXT_UTF_8, r.detail());
+          CheckResult r = readiness.check();
+          HttpStatus status = r.ok() ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE;
+          String body = ctx.queryParam("verbose") != null ? readiness.verbose() : r.ok() ? "ready" : r.detail();
+          return HttpResponse.of(status, MediaType.PLAIN_TEXT_UTF_8, body);
         })
         .service("/", (ctx, req) -> HttpResponse.of(HttpStatus.OK, MediaType.HTML_UTF_8, consolePage()));
     server = sb.build();
     server.start().join();
-    ready = true;
+    readiness.serving();
     LOG.info("Sextant {} started: gRPC receivers on {}:{}, GraphQL on http://{}:{}/graphql (collector {})",
         VERSION, host, grpcPort, host, httpPort, config.string("core.collectorId"));
     return this;
@@ -218,13 +226,6 @@ public final class SextantServer implements AutoCloseable {
         .increment();
   }
 
-  private CheckResult health() {
-    if (!ready) {
-      return CheckResult.failed("starting or stopping");
-    }
-    return storage.check();
-  }
-
   private void expire() {
     try {
       storage.applyRetention(buckets);
@@ -264,7 +265,7 @@ public final class SextantServer implements AutoCloseable {
    */
   public void drain() {
     int readinessSeconds = config.integer("server.drainReadinessSeconds");
-    ready = false;
+    readiness.draining();
     LOG.info("draining: not ready; serving {} s more so balancers stop routing here", readinessSeconds);
     try {
       Thread.sleep(readinessSeconds * 1000L);
@@ -286,12 +287,13 @@ public final class SextantServer implements AutoCloseable {
       return;
     }
     closed = true;
-    ready = false;
+    readiness.draining();
     if (server != null) {
       LOG.info("ended {} open client streams (UNAVAILABLE: reconnect elsewhere)", streams.drain());
       server.stop().join();
     }
     keeper.shutdownNow();
+    storageProbe.shutdownNow();
     if (expressionPool != null) {
       expressionPool.shutdownNow();
     }

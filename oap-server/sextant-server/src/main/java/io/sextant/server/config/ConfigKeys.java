@@ -26,6 +26,9 @@ public final class ConfigKeys {
       integer("server.shutdownGraceSeconds", 5, 0, 300, "how long in-flight requests may finish on shutdown"),
       integer("server.drainReadinessSeconds", 5, 0, 300,
           "on SIGTERM, how long /readyz answers 503 while still serving, before streams are ended"),
+      integer("server.readyHighWaterPercent", 90, 1, 100,
+          "/readyz answers 503 while the write queue (core.maxPendingMegabytes) is this full, and again 200"
+              + " 10 points below; storage health is not part of readiness"),
       integer("server.drainTimeoutSeconds", 30, 1, 3600,
           "on stop, how long writing what was accepted may take; what is left is counted and logged"),
 
