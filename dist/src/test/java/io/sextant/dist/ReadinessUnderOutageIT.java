@@ -1,0 +1,210 @@
+package io.sextant.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.grpc.Status;
+import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The deployment we recommend, through an Elasticsearch outage: three collectors started from the
+ * configuration the chart renders for Elasticsearch, clients that reach a collector only while its
+ * {@code /readyz} answers 200 (as kube-proxy and the headless Service's DNS do), and Elasticsearch
+ * frozen with SIGSTOP under load for {@code -Dsextant.outage.seconds} (default 120). Every collector
+ * stays ready through it, reports storage down, and the totals afterwards are exactly what the
+ * clients sent.
+ */
+class ReadinessUnderOutageIT {
+  @RegisterExtension
+  static final ElasticsearchExtension ES = new ElasticsearchExtension();
+
+  private static final Duration READY = Duration.ofSeconds(120);
+  private static final int COLLECTORS = 3;
+  private static final int CLIENTS = 3;
+  private static final int CALLS_PER_STREAM = 20;
+  private static final DateTimeFormatter MINUTE =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(ZoneOffset.UTC);
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  @TempDir
+  static Path dir;
+
+  /** One collector of the Deployment: its process, ports and what the balancer saw of it. */
+  private record Collector(LaunchedDistribution process, Clients clients, int httpPort, AtomicInteger notReady)
+      implements AutoCloseable {
+    @Override
+    public void close() throws InterruptedException {
+      process.close();
+    }
+  }
+
+  private static Collector start(Helm helm, Path home, String pod) throws Exception {
+    int grpc = LaunchedDistribution.freePort();
+    int http = LaunchedDistribution.freePort();
+    Manifests m = Manifests.parse(helm.template("minimal.yaml", "replicaCount=" + COLLECTORS,
+        "storage.type=elasticsearch", "storage.elasticsearch.url=" + ES.httpUrl(), "ports.grpc=" + grpc,
+        "ports.http=" + http, "config.core.timezone=UTC", "jvm.heapOpts=-Xms64m -Xmx384m").rendered());
+    Map<String, String> env = new java.util.HashMap<>(RenderedPod.environment(m, dir.resolve(pod), pod));
+    env.put("SEXTANT_SERVER_DRAIN_READINESS_SECONDS", "0"); // the stops come after the test balancer is done
+    LaunchedDistribution process = LaunchedDistribution.start(home, env);
+    process.awaitReady(http, READY);
+    return new Collector(process, new Clients(grpc, http), http, new AtomicInteger());
+  }
+
+  private static int readyz(Collector c) {
+    try {
+      return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + c.httpPort() + "/readyz"))
+          .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    } catch (Exception e) {
+      return -1;
+    }
+  }
+
+  @Test
+  void collectorsStayReadyThroughAnOutageAndTheTotalsAreExact() throws Exception {
+    Helm helm = Helm.required();
+    long outageSeconds = Long.getLong("sextant.outage.seconds", 120);
+    Path home = ShippedTarball.unpack(dir);
+    List<Collector> collectors = new ArrayList<>();
+    ScheduledExecutorService balancer = Executors.newSingleThreadScheduledExecutor();
+    ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+    AtomicBoolean sending = new AtomicBoolean(true);
+    AtomicLong sent = new AtomicLong();
+    AtomicLong failedStreams = new AtomicLong();
+    long firstMinute = System.currentTimeMillis();
+    try {
+      List<Future<Collector>> starting = new ArrayList<>();
+      for (int i = 0; i < COLLECTORS; i++) {
+        String pod = "sextant-6f9c7d8b5-c" + i;
+        starting.add(clients.submit(() -> start(helm, home, pod)));
+      }
+      for (Future<Collector> c : starting) {
+        collectors.add(c.get(3, TimeUnit.MINUTES));
+      }
+      // The balancer: which collectors answer /readyz 200 now, polled as kube-proxy's endpoints follow it.
+      CopyOnWriteArrayList<Collector> ready = new CopyOnWriteArrayList<>(collectors);
+      Future<?> polling = balancer.scheduleWithFixedDelay(() -> collectors.forEach(c -> {
+        if (readyz(c) == 200) {
+          ready.addIfAbsent(c);
+        } else {
+          c.notReady().incrementAndGet();
+          ready.remove(c);
+        }
+      }), 0, 500, TimeUnit.MILLISECONDS);
+      AtomicInteger next = new AtomicInteger();
+      List<Future<?>> senders = new ArrayList<>();
+      for (int i = 0; i < CLIENTS; i++) {
+        senders.add(clients.submit(() -> {
+          while (sending.get()) {
+            List<Collector> now = List.copyOf(ready);
+            if (now.isEmpty()) {
+              Thread.sleep(100);
+              continue;
+            }
+            Collector c = now.get(Math.floorMod(next.getAndIncrement(), now.size()));
+            Status.Code end = c.clients().mesh("outage-frontend", "outage-backend", System.currentTimeMillis(),
+                CALLS_PER_STREAM);
+            if (end == Status.Code.OK) {
+              sent.addAndGet(CALLS_PER_STREAM);
+            } else {
+              failedStreams.incrementAndGet();
+            }
+            Thread.sleep(50);
+          }
+          return null;
+        }));
+      }
+
+      Thread.sleep(10_000);
+      long pid = ES.pid().orElseThrow();
+      long sentBeforeOutage = sent.get();
+      signal("STOP", pid);
+      try {
+        Thread.sleep(TimeUnit.SECONDS.toMillis(outageSeconds) - 15_000);
+        for (Collector c : collectors) {
+          String metrics = c.clients().get("/metrics");
+          assertThat(metrics).as("the outage was seen").contains("sextant_storage_up 0.0");
+          assertThat(c.clients().get("/readyz?verbose")).startsWith("ready\n").contains("[-] storage down");
+        }
+        Thread.sleep(15_000);
+      } finally {
+        signal("CONT", pid);
+      }
+      long sentDuringOutage = sent.get() - sentBeforeOutage;
+      Thread.sleep(10_000);
+      sending.set(false);
+      for (Future<?> f : senders) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+      polling.cancel(false);
+      long lastMinute = System.currentTimeMillis();
+
+      assertThat(sentDuringOutage).as("load went on through the outage").isGreaterThan(1000);
+      assertThat(failedStreams.get()).as("streams that did not end OK").isZero();
+      for (Collector c : collectors) {
+        assertThat(c.notReady().get()).as("not-ready answers of a collector during the outage").isZero();
+      }
+      // Each collector writes everything it accepted when it stops; a new one reads it all back.
+      for (Collector c : collectors) {
+        c.close();
+        assertThat(c.process().output()).contains("everything accepted was written");
+      }
+      collectors.clear();
+      Collector reader = start(helm, home, "sextant-6f9c7d8b5-reader");
+      collectors.add(reader);
+      long total = total(reader, firstMinute, lastMinute);
+      System.out.printf("outage of %d s: %d calls sent in all, %d while Elasticsearch was frozen; read back %d%n",
+          outageSeconds, sent.get(), sentDuringOutage, total);
+      assertThat(total).isEqualTo(sent.get());
+    } finally {
+      sending.set(false);
+      clients.shutdownNow();
+      balancer.shutdownNow();
+      for (Collector c : collectors) {
+        c.close();
+      }
+    }
+  }
+
+  /** Calls to outage-backend over the minutes from {@code from} to {@code to}, as service_cpm answers. */
+  private static long total(Collector c, long from, long to) throws Exception {
+    JsonNode r = c.clients().graphql("{ r: execExpression(expression: \"service_cpm\", entity: {serviceName: "
+        + "\"outage-backend\", normal: true}, duration: {start: \"" + MINUTE.format(Instant.ofEpochMilli(from))
+        + "\", end: \"" + MINUTE.format(Instant.ofEpochMilli(to)) + "\", step: MINUTE}) { error results { values"
+        + " { value } } } }").get("r");
+    assertThat(r.get("error").isNull()).as(r.toString()).isTrue();
+    long sum = 0;
+    for (JsonNode v : r.get("results").get(0).get("values")) {
+      sum += v.get("value").isNull() ? 0 : v.get("value").asLong();
+    }
+    return sum;
+  }
+
+  private static void signal(String signal, long pid) throws Exception {
+    ShippedTarball.run(List.of("kill", "-" + signal, Long.toString(pid)));
+  }
+}
