@@ -1,5 +1,6 @@
 package io.sextant.server.assembly;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sextant.api.component.CheckResult;
 import java.util.Locale;
@@ -39,8 +40,12 @@ final class Readiness {
     this.storageProbe = storageProbe;
     this.highWater = highWaterPercent / 100.0;
     this.lowWater = Math.max(0, highWaterPercent - HYSTERESIS_PERCENT) / 100.0;
-    registry.gauge("sextant_storage_up", this, r -> r.storage.ok() ? 1 : 0);
-    registry.gauge("sextant_ready", this, r -> r.check().ok() ? 1 : 0);
+    Gauge.builder("sextant_storage_up", this, r -> r.storage.ok() ? 1 : 0)
+        .description("1 while the last storage probe (every 5 s) succeeded; not part of readiness")
+        .register(registry);
+    Gauge.builder("sextant_ready", this, r -> r.check().ok() ? 1 : 0)
+        .description("1 while /readyz answers 200: started, not draining, write queue below the high-water mark")
+        .register(registry);
   }
 
   void serving() {
