@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.sextant.api.component.CheckResult;
 import io.sextant.api.component.Component;
+import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.storage.PartialRow;
 import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.time.Step;
@@ -43,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * queue is bounded. Writes are idempotent (row ids are deterministic), so a failed batch is simply
  * queued again.
  */
-public final class Flusher implements Component {
+public final class Flusher implements Component, LiveMetrics {
   private static final Logger LOG = LoggerFactory.getLogger(Flusher.class);
   /** Metadata and edges are rewritten at most once per minute each; this bounds their caches. */
   private static final int MAX_SEEN_CACHE = 500_000;
@@ -252,27 +253,39 @@ public final class Flusher implements Component {
     return includeOpen;
   }
 
-  /**
-   * Waits for a collection that closed a minute while the aggregator was read: it may have taken
-   * accumulators out before the read saw them and not yet queued their rows.
-   */
-  void awaitOverlappingCollect() {
-    if (closingsQueued < aggregator.closings()) {
-      collectLock.lock();
-      collectLock.unlock();
-    }
+  @Override
+  public List<MetricGroup> groups() {
+    return aggregator.catalog().groups();
   }
 
-  /** Rows queued or being written, newest first; see {@link PendingWrites#rows}. */
-  void unwrittenRows(String group, Collection<String> entityIds, Step step, long start, long end,
-      Consumer<PartialRow> out) {
+  @Override
+  public void unstored(MetricGroup group, int index, Collection<String> entityIds, Step step, long start, long end,
+      Consumer<MetricPartial> out) {
+    String metric = group.definitions()[index].name();
+    if (step == Step.MINUTE) {
+      aggregator.peek(group, index, entityIds, start, end, (entityId, minute, sequence, state) -> {
+        if (!state.isEmpty()) { // as the flusher writes it: no cell for a metric no record reached
+          out.accept(new MetricPartial(metric, entityId, Step.MINUTE, minute, writerId, sequence, state.counters(),
+              state.sketch()));
+        }
+      });
+      // A collection that closed a minute while the aggregator was read may have taken
+      // accumulators out before the read saw them and not yet queued their rows: wait for it.
+      if (closingsQueued < aggregator.closings()) {
+        collectLock.lock();
+        collectLock.unlock();
+      }
+    }
     synchronized (pending) {
-      pending.rows(group, entityIds, step, start, end, out);
+      pending.rows(group.name(), entityIds, step, start, end, row -> {
+        for (PartialRow.Cell cell : row.cells()) {
+          if (cell.metric().equals(metric)) {
+            out.accept(new MetricPartial(metric, row.entityId(), step, row.bucket(), row.writerId(), row.sequence(),
+                cell.values(), cell.sketch()));
+          }
+        }
+      });
     }
-  }
-
-  Aggregator aggregator() {
-    return aggregator;
   }
 
   private PartialRow row(MetricGroup group, EntityRef entity, Step step, long bucket, long sequence,

@@ -29,14 +29,14 @@ import java.util.function.Supplier;
  * decorated otherwise (a cache) composes.
  */
 public final class FreshMetrics implements MetricsStore {
-  private final Flusher flusher;
+  private final LiveMetrics live;
   private final Supplier<MetricsStore> stored;
   private final Map<String, Located> metrics = new HashMap<>();
 
-  public FreshMetrics(Flusher flusher, Supplier<MetricsStore> stored) {
-    this.flusher = flusher;
+  public FreshMetrics(LiveMetrics live, Supplier<MetricsStore> stored) {
+    this.live = live;
     this.stored = stored;
-    for (MetricGroup group : flusher.aggregator().catalog().groups()) {
+    for (MetricGroup group : live.groups()) {
       MetricDefinition[] defs = group.definitions();
       for (int i = 0; i < defs.length; i++) {
         metrics.put(defs[i].name(), new Located(group, i));
@@ -57,26 +57,8 @@ public final class FreshMetrics implements MetricsStore {
       return stored.get().read(metric, entityIds, step, startBucket, endBucket);
     }
     Map<Key, MetricPartial> newest = new LinkedHashMap<>();
-    String writerId = flusher.writerId();
-    if (step == Step.MINUTE) {
-      flusher.aggregator().peek(at.group(), at.index(), entityIds, startBucket, endBucket,
-          (entityId, minute, sequence, state) -> {
-            if (!state.isEmpty()) { // as the flusher writes it: no cell for a metric no record reached
-              newest.putIfAbsent(new Key(entityId, minute, writerId, sequence), new MetricPartial(metric, entityId,
-                  Step.MINUTE, minute, writerId, sequence, state.counters(), state.sketch()));
-            }
-          });
-      flusher.awaitOverlappingCollect();
-    }
-    flusher.unwrittenRows(at.group().name(), entityIds, step, startBucket, endBucket, row -> {
-      for (PartialRow.Cell cell : row.cells()) {
-        if (cell.metric().equals(metric)) {
-          newest.putIfAbsent(new Key(row.entityId(), row.bucket(), row.writerId(), row.sequence()),
-              new MetricPartial(metric, row.entityId(), step, row.bucket(), row.writerId(), row.sequence(),
-                  cell.values(), cell.sketch()));
-        }
-      }
-    });
+    live.unstored(at.group(), at.index(), entityIds, step, startBucket, endBucket,
+        p -> newest.putIfAbsent(new Key(p.entityId(), p.bucket(), p.writerId(), p.sequence()), p));
     List<MetricPartial> fromStorage = stored.get().read(metric, entityIds, step, startBucket, endBucket);
     if (newest.isEmpty()) {
       return fromStorage;

@@ -19,9 +19,9 @@ public final class FreshStorage implements StorageComponent {
   private final StorageComponent backend;
   private final MetricsStore metrics;
 
-  public FreshStorage(StorageComponent backend, Flusher flusher) {
+  public FreshStorage(StorageComponent backend, LiveMetrics live) {
     this.backend = backend;
-    this.metrics = new FreshMetrics(flusher, backend::metrics);
+    this.metrics = new FreshMetrics(live, backend::metrics);
   }
 
   @Override
