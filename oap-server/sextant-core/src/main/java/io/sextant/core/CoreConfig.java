@@ -1,0 +1,67 @@
+package io.sextant.core;
+
+import static io.sextant.api.config.ConfigKey.integer;
+import static io.sextant.api.config.ConfigKey.string;
+
+import io.sextant.api.config.ConfigKey;
+import io.sextant.api.config.Settings;
+import io.sextant.core.aggregate.AggregatorLimits;
+import io.sextant.core.flush.FlusherConfig;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.ZoneId;
+import java.util.List;
+
+/**
+ * The core's configuration ({@code core.*}), declared beside the code as the plugins declare theirs:
+ * this collector's id, the time zone of buckets, the aggregator's bounds, the flusher's rhythm and
+ * write queue, and the metric catalog's parameters.
+ */
+public record CoreConfig(String collectorId, ZoneId timezone, AggregatorLimits limits, FlusherConfig flusher,
+    int maxCachedIds, int apdexThresholdMillis) {
+  private static final String P = "core.";
+
+  public static final List<ConfigKey> KEYS = List.of(
+      string(P + "collectorId", defaultCollectorId(), "this collector's id, tagged on every partial it writes"),
+      string(P + "timezone", ZoneId.systemDefault().getId(), "time zone of time buckets and query durations"),
+      integer(P + "flushIntervalMillis", 10_000, 100, 60_000,
+          "how often accumulated partials are collected and written: how fresh the newest minute is"),
+      integer(P + "closedCollectIntervalMillis", 2000, 100, 60_000,
+          "how often closed minutes and late records leave the aggregator for the write queue (bounds its memory)"),
+      integer(P + "rollupIntervalMillis", 60_000, 0, 600_000,
+          "how often hour and day roll-ups are rewritten: how fresh the current hour and day are"),
+      integer(P + "graceMinutes", 1, 0, 60, "minutes a past minute stays open for late records"),
+      integer(P + "maxAccumulators", 50_000, 1000, 100_000_000,
+          "open (entity, minute) accumulators; past it new entities are refused (RESOURCE_EXHAUSTED)"),
+      integer(P + "maxLateMinutes", 1440, 1, 100_000, "records older than this are refused"),
+      integer(P + "maxFutureMinutes", 10, 0, 1440, "records further in the future than this are refused"),
+      integer(P + "maxPendingMegabytes", 96, 1, 1_000_000,
+          "memory for partial rows waiting for storage (newer versions replace older); past it the oldest are"
+              + " dropped (counted)"),
+      integer(P + "maxCachedIds", 1_000_000, 0, 100_000_000, "entity ids cached by name"),
+      integer(P + "apdexThresholdMillis", 500, 1, 3_600_000, "apdex threshold T"));
+
+  /** Reads the keys; {@code core.timezone} must name a zone (the server's validation checks it first). */
+  public static CoreConfig load(Settings s) {
+    return new CoreConfig(s.string(P + "collectorId"), ZoneId.of(s.string(P + "timezone")),
+        new AggregatorLimits(s.integer(P + "maxAccumulators"), s.integer(P + "maxLateMinutes"),
+            s.integer(P + "maxFutureMinutes")),
+        new FlusherConfig(s.integer(P + "flushIntervalMillis"), s.integer(P + "closedCollectIntervalMillis"),
+            s.integer(P + "rollupIntervalMillis"), s.integer(P + "graceMinutes"),
+            s.integer(P + "maxPendingMegabytes") * 1024L * 1024),
+        s.integer(P + "maxCachedIds"), s.integer(P + "apdexThresholdMillis"));
+  }
+
+  /** The host name, as a pod's name is in Kubernetes: replicas differ without configuration. */
+  private static String defaultCollectorId() {
+    String host = System.getenv("HOSTNAME");
+    if (host == null || host.isBlank()) {
+      try {
+        host = InetAddress.getLocalHost().getHostName();
+      } catch (UnknownHostException e) {
+        host = "sextant";
+      }
+    }
+    return host;
+  }
+}

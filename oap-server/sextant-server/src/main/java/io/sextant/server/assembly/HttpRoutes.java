@@ -1,0 +1,44 @@
+package io.sextant.server.assembly;
+
+import com.linecorp.armeria.common.HttpResponse;
+import com.linecorp.armeria.common.HttpStatus;
+import com.linecorp.armeria.common.MediaType;
+import com.linecorp.armeria.server.ServerBuilder;
+import graphql.GraphQL;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.sextant.api.component.CheckResult;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/** What the HTTP port serves: GraphQL, the query console, self-metrics and the probes. */
+final class HttpRoutes {
+  private static final MediaType PROMETHEUS = MediaType.parse("text/plain; version=0.0.4; charset=utf-8");
+
+  private HttpRoutes() {}
+
+  static void install(ServerBuilder sb, int httpPort, GraphQL graphql, PrometheusMeterRegistry registry,
+      Readiness readiness) {
+    String console = consolePage();
+    sb.virtualHost(httpPort)
+        .service("/graphql", new GraphqlHttpService(graphql, registry))
+        .service("/metrics", (ctx, req) -> HttpResponse.of(HttpStatus.OK, PROMETHEUS, registry.scrape()))
+        .service("/healthz", (ctx, req) -> HttpResponse.of("ok"))
+        .service("/readyz", (ctx, req) -> {
+          CheckResult r = readiness.check();
+          HttpStatus status = r.ok() ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE;
+          String body = ctx.queryParam("verbose") != null ? readiness.verbose() : r.ok() ? "ready" : r.detail();
+          return HttpResponse.of(status, MediaType.PLAIN_TEXT_UTF_8, body);
+        })
+        .service("/", (ctx, req) -> HttpResponse.of(HttpStatus.OK, MediaType.HTML_UTF_8, console));
+  }
+
+  private static String consolePage() {
+    try (InputStream in = HttpRoutes.class.getResourceAsStream("/console.html")) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
