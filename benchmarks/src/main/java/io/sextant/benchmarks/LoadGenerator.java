@@ -519,7 +519,8 @@ public final class LoadGenerator {
     return senders.stream().mapToLong(s -> s.messages.get()).sum();
   }
 
-  private static int freePort() throws IOException {
+  /** A loopback port nothing listens on right now (for a server the tool starts itself). */
+  static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }

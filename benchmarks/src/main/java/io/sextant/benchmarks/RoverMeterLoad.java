@@ -17,8 +17,6 @@ import io.sextant.receiver.ebpf.MeterBatch;
 import io.sextant.receiver.ebpf.RoverMeterEngine;
 import io.sextant.server.assembly.SextantServer;
 import io.sextant.server.config.SextantConfig;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -64,8 +62,8 @@ public final class RoverMeterLoad {
     int instances = args.length > 0 ? Integer.parseInt(args[0]) : 50;
     int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 20;
     int clients = args.length > 2 ? Integer.parseInt(args[2]) : 4;
-    int grpcPort = freePort();
-    int httpPort = freePort();
+    int grpcPort = LoadGenerator.freePort();
+    int httpPort = LoadGenerator.freePort();
     SextantServer server = new SextantServer(SextantConfig.defaults().with(Map.of(
         "server.host", "127.0.0.1", "server.grpcPort", String.valueOf(grpcPort),
         "server.httpPort", String.valueOf(httpPort), "core.collectorId", "rover-load"))).start();
@@ -301,9 +299,4 @@ public final class RoverMeterLoad {
     return Label.newBuilder().setName(name).setValue(value).build();
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
 }

@@ -1,8 +1,8 @@
 package io.sextant.benchmarks;
 
+import static io.sextant.benchmarks.LoadGenerator.freePort;
 import static io.sextant.benchmarks.ToolRuns.capture;
 import static io.sextant.benchmarks.ToolRuns.concat;
-import static io.sextant.benchmarks.ToolRuns.freePort;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sextant.server.assembly.SextantServer;

@@ -1,9 +1,7 @@
 package io.sextant.benchmarks;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 
 /** Runs the benchmark tools in a test: their output and exit status, their options, free ports. */
@@ -38,9 +36,4 @@ final class ToolRuns {
     return out;
   }
 
-  static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
 }

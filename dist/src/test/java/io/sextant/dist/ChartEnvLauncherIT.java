@@ -2,6 +2,7 @@ package io.sextant.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sextant.testkit.net.FreePort;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,8 +59,8 @@ class ChartEnvLauncherIT {
 
   @Test
   void launcherHonoursJavaOptsHeapOptsAndSextantVariables() throws Exception {
-    int grpc = LaunchedDistribution.freePort();
-    int http = LaunchedDistribution.freePort();
+    int grpc = FreePort.any();
+    int http = FreePort.any();
     String heap = envFromDockerfile("JAVA_HEAP_OPTS");
     Map<String, String> env = Map.of("JAVA_HEAP_OPTS", heap,
         "JAVA_OPTS", "-XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError -Dsextant.it=launcher",
@@ -75,8 +76,8 @@ class ChartEnvLauncherIT {
 
   @Test
   void launcherWithoutJvmVariablesKeepsTheTarballDefaults() throws Exception {
-    int http = LaunchedDistribution.freePort();
-    Map<String, String> env = Map.of("SEXTANT_SERVER_GRPC_PORT", String.valueOf(LaunchedDistribution.freePort()),
+    int http = FreePort.any();
+    Map<String, String> env = Map.of("SEXTANT_SERVER_GRPC_PORT", String.valueOf(FreePort.any()),
         "SEXTANT_SERVER_HTTP_PORT", String.valueOf(http));
     try (LaunchedDistribution s = LaunchedDistribution.start(home, env)) {
       s.awaitReady(http, READY);
@@ -89,8 +90,8 @@ class ChartEnvLauncherIT {
   @Test
   void startsWithExactlyTheConfigurationTheChartRenders(@TempDir Path mounts) throws Exception {
     Helm helm = Helm.required();
-    int grpc = LaunchedDistribution.freePort();
-    int http = LaunchedDistribution.freePort();
+    int grpc = FreePort.any();
+    int http = FreePort.any();
     Manifests m = Manifests.parse(helm.template("memory-single.yaml", "ports.grpc=" + grpc, "ports.http=" + http)
         .rendered());
     String podName = "sextant-5d8f7c9b6-x2k4q";

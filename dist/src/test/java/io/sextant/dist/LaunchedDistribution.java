@@ -2,7 +2,6 @@ package io.sextant.dist;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -75,11 +74,6 @@ final class LaunchedDistribution implements AutoCloseable {
     throw new AssertionError("/readyz not 200 (last " + last + ") within " + timeout + ":\n" + output());
   }
 
-  static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
 
   @Override
   public void close() throws InterruptedException {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.grpc.Status;
 import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
+import io.sextant.testkit.net.FreePort;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -63,8 +64,8 @@ class ReadinessUnderOutageIT {
   }
 
   private static Collector start(Helm helm, Path home, String pod) throws Exception {
-    int grpc = LaunchedDistribution.freePort();
-    int http = LaunchedDistribution.freePort();
+    int grpc = FreePort.any();
+    int http = FreePort.any();
     Manifests m = Manifests.parse(helm.template("minimal.yaml", "replicaCount=" + COLLECTORS,
         "storage.type=elasticsearch", "storage.elasticsearch.url=" + ES.httpUrl(), "ports.grpc=" + grpc,
         "ports.http=" + http, "config.core.timezone=UTC", "jvm.heapOpts=-Xms64m -Xmx384m").rendered());

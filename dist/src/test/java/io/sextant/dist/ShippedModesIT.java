@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.grpc.Status;
 import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
+import io.sextant.testkit.net.FreePort;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -122,11 +123,7 @@ class ShippedModesIT {
   }
 
   private static String port() {
-    try {
-      return String.valueOf(LaunchedDistribution.freePort());
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+    return String.valueOf(FreePort.any());
   }
 
   private static long thisMinute() {

@@ -1,5 +1,6 @@
 package io.sextant.server;
 
+import io.sextant.testkit.net.FreePort;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -31,8 +32,8 @@ final class CollectorProcess implements AutoCloseable {
 
   private CollectorProcess(String collectorId, Map<String, String> env) throws IOException {
     this.collectorId = collectorId;
-    this.grpcPort = TestServer.freePort();
-    this.httpPort = TestServer.freePort();
+    this.grpcPort = FreePort.any();
+    this.httpPort = FreePort.any();
     this.log = Files.createTempFile("sextant-" + collectorId, ".log");
     ProcessBuilder pb = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
         "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),

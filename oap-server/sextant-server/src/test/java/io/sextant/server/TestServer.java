@@ -7,9 +7,8 @@ import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.sextant.server.assembly.SextantServer;
 import io.sextant.server.config.SextantConfig;
+import io.sextant.testkit.net.FreePort;
 import io.sextant.testkit.receiver.ClientStreams;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -33,8 +32,8 @@ final class TestServer implements AutoCloseable {
   final int httpPort;
 
   TestServer(Map<String, String> overrides) {
-    grpcPort = freePort();
-    httpPort = freePort();
+    grpcPort = FreePort.any();
+    httpPort = FreePort.any();
     Map<String, String> all = new HashMap<>(Map.of(
         "server.host", "127.0.0.1",
         "server.grpcPort", String.valueOf(grpcPort),
@@ -49,13 +48,6 @@ final class TestServer implements AutoCloseable {
     server = new SextantServer(SextantConfig.defaults().with(all)).start();
   }
 
-  static int freePort() {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
-  }
 
   /** Streams the messages on one mesh-telemetry client stream and returns the final gRPC status. */
   Status stream(List<ServiceMeshMetrics> messages) throws Exception {
