@@ -3,7 +3,6 @@ package io.sextant.core.flush;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.sextant.api.component.CheckResult;
 import io.sextant.api.component.Component;
 import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.storage.PartialRow;
@@ -37,8 +36,8 @@ import org.slf4j.LoggerFactory;
  * Turns aggregator snapshots into storage writes: partial rows (minute, and hour and day roll-ups),
  * topology edges and metadata. Two threads: the collector snapshots the aggregator (open minutes
  * every interval, or as soon as a new service, instance or edge came; closing ones more often) and
- * queues what changed; the writer writes what is queued right after each collection of open
- * minutes. So a slow or absent store never holds
+ * queues what changed in the {@link WriteQueue}; the writer writes what is queued right after each
+ * collection of open minutes. So a slow or absent store never holds
  * up collection (whose job is also to retire closed minutes from the aggregator's memory): queued
  * versions of a row are replaced by newer ones, the slower the store the fewer the writes, and the
  * queue is bounded. Writes are idempotent (row ids are deterministic), so a failed batch is simply
@@ -48,23 +47,16 @@ public final class Flusher implements Component, LiveMetrics {
   private static final Logger LOG = LoggerFactory.getLogger(Flusher.class);
   /** Metadata and edges are rewritten at most once per minute each; this bounds their caches. */
   private static final int MAX_SEEN_CACHE = 500_000;
-  /** Warnings about failed writes and drops are logged at most this often. */
-  private static final long WARN_INTERVAL_MILLIS = 30_000;
-  /** Rows queued per hold of the queue's lock, so reads of the queue interleave with a big collection. */
-  private static final int QUEUE_CHUNK = 2_000;
 
   private final Aggregator aggregator;
-  private final StorageComponent storage;
   private final TimeBuckets buckets;
   private final FlusherConfig config;
   private final String writerId;
   private final AtomicLong sequences = new AtomicLong();
   private final Rollups hours = new Rollups(Step.HOUR, sequences::incrementAndGet);
   private final Rollups days = new Rollups(Step.DAY, sequences::incrementAndGet);
-  /** Guarded by itself; the collector adds, the writer takes. */
-  private final PendingWrites pending;
-  /** Held while writing, so a forced flush and the writer thread never write concurrently. */
-  private final Object writeLock = new Object();
+  /** The write job: what collection queued, until the writer sends it to storage. */
+  private final WriteQueue queue;
   /** Held while collecting: from taking accumulators out of the aggregator to queuing their rows. */
   private final ReentrantLock collectLock = new ReentrantLock();
   /**
@@ -75,67 +67,30 @@ public final class Flusher implements Component, LiveMetrics {
   /** A write is queued on the writer thread and has not started yet. */
   private final AtomicBoolean writeQueued = new AtomicBoolean();
   private final EntityRegistry entities = new EntityRegistry(MAX_SEEN_CACHE);
-  private final Counter partialsWritten;
-  private final Counter bytesWritten;
-  private final Counter partialsDropped;
-  private final Counter metadataDropped;
-  private final Counter failures;
   private final Counter newcomerCollections;
-  private final Counter storageUnavailable;
   private final Timer flushTimer;
-  private final Timer writeTimer;
   private final ScheduledExecutorService collector =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-flush-collector"));
   private final ScheduledExecutorService writer =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-flush-writer"));
   private volatile boolean closed;
-  /** The last write failed: probe the store's health before sending the next batch. */
-  private boolean storageDown;
   private long lastRollupWrite;
   private long lastOpenCollect;
   private long newcomersCollected;
-  private volatile int pendingCount;
-  private volatile long pendingBytes;
-  private long countedRowDrops;
-  private long countedMetadataDrops;
-  private final Object warnings = new Object();
-  private long lastWarning = Long.MIN_VALUE / 2;
-  private long heldBackWarnings;
 
   public Flusher(Aggregator aggregator, StorageComponent storage, TimeBuckets buckets,
       FlusherConfig config, String collectorId, MeterRegistry registry) {
     this.aggregator = aggregator;
-    this.storage = storage;
     this.buckets = buckets;
     this.config = config;
-    this.pending = new PendingWrites(config.maxPendingBytes(), MAX_SEEN_CACHE);
+    this.queue = new WriteQueue(storage, config.maxPendingBytes(), MAX_SEEN_CACHE, registry);
     // A restarted collector must never overwrite the partials of its previous run.
     this.writerId = collectorId + "@" + Long.toString(System.currentTimeMillis(), 36);
-    this.partialsWritten = Counter.builder("sextant_flush_partials_written")
-        .description("partial rows (one accumulator's metrics) written to storage").register(registry);
-    this.partialsDropped = Counter.builder("sextant_flush_partials_dropped")
-        .description("partial rows dropped because more than core.maxPendingMegabytes waited for storage")
-        .register(registry);
-    this.metadataDropped = Counter.builder("sextant_flush_metadata_dropped")
-        .description("metadata and edges dropped because too many waited for storage").register(registry);
     this.newcomerCollections = Counter.builder("sextant_flush_newcomer_collections")
         .description("open minutes collected before their interval because new services, instances or edges came")
         .register(registry);
-    this.failures = Counter.builder("sextant_flush_failures").description("failed storage writes (retried)")
-        .register(registry);
-    this.storageUnavailable = Counter.builder("sextant_flush_storage_unavailable")
-        .description("write cycles skipped after a failed write because the store's health check still failed")
-        .register(registry);
     this.flushTimer = Timer.builder("sextant_flush_duration").description("one collection of the aggregator")
         .publishPercentiles(0.5, 0.99).register(registry);
-    this.writeTimer = Timer.builder("sextant_storage_write_duration")
-        .description("one storage write of everything queued").publishPercentiles(0.5, 0.99)
-        .publishPercentileHistogram().register(registry);
-    registry.gauge("sextant_flush_pending_partials", this, f -> f.pendingCount);
-    registry.gauge("sextant_flush_pending_bytes", this, f -> f.pendingBytes);
-    registry.gauge("sextant_flush_pending_fill_ratio", this, Flusher::pendingFillRatio);
-    this.bytesWritten = Counter.builder("sextant_flush_partial_bytes_written")
-        .description("approximate heap bytes of the partial rows written (sizes the pending bound)").register(registry);
   }
 
   @Override
@@ -237,18 +192,8 @@ public final class Flusher implements Component, LiveMetrics {
         rows.add(row(e.group(), e.entity(), r.step(), e.bucket(), e.sequence(), EncodedState.of(e.states())));
       }
     }
-    for (int from = 0; from < rows.size(); from += QUEUE_CHUNK) {
-      synchronized (pending) {
-        rows.subList(from, Math.min(rows.size(), from + QUEUE_CHUNK)).forEach(pending::row);
-      }
-    }
+    queue.queue(rows, snapshots, entities);
     closingsQueued = closings;
-    synchronized (pending) {
-      snapshots.forEach(snapshot -> entities.describe(snapshot, pending));
-      pendingCount = pending.rowCount();
-      pendingBytes = pending.rowBytes();
-      countDrops();
-    }
     flushTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
     return includeOpen;
   }
@@ -276,16 +221,7 @@ public final class Flusher implements Component, LiveMetrics {
         collectLock.unlock();
       }
     }
-    synchronized (pending) {
-      pending.rows(group.name(), entityIds, step, start, end, row -> {
-        for (PartialRow.Cell cell : row.cells()) {
-          if (cell.metric().equals(metric)) {
-            out.accept(new MetricPartial(metric, row.entityId(), step, row.bucket(), row.writerId(), row.sequence(),
-                cell.values(), cell.sketch()));
-          }
-        }
-      });
-    }
+    queue.unwritten(group.name(), metric, entityIds, step, start, end, out);
   }
 
   private PartialRow row(MetricGroup group, EntityRef entity, Step step, long bucket, long sequence,
@@ -309,106 +245,7 @@ public final class Flusher implements Component, LiveMetrics {
 
   /** Writes everything queued; what fails is queued again, behind nothing newer. */
   void write() {
-    synchronized (writeLock) {
-      if (storageDown && !storageBack()) {
-        return;
-      }
-      PendingWrites.Batch batch;
-      synchronized (pending) {
-        batch = pending.take();
-        pendingCount = 0;
-      }
-      if (batch.isEmpty()) {
-        return;
-      }
-      long started = System.nanoTime();
-      try {
-        if (!batch.services.isEmpty()) {
-          storage.metadata().upsertServices(List.copyOf(batch.services.values()));
-        }
-        if (!batch.instances.isEmpty()) {
-          storage.metadata().upsertInstances(List.copyOf(batch.instances.values()));
-        }
-        if (!batch.endpoints.isEmpty()) {
-          storage.metadata().upsertEndpoints(List.copyOf(batch.endpoints.values()));
-        }
-        if (!batch.edges.isEmpty()) {
-          storage.topology().write(batch.edges);
-        }
-        if (!batch.rows.isEmpty()) {
-          storage.metrics().write(batch.rowList());
-        }
-        storage.publish();
-        // Only now: fresh reads find the batch's rows here until storage shows them.
-        synchronized (pending) {
-          pending.written(batch);
-          pendingBytes = pending.rowBytes();
-        }
-        partialsWritten.increment(batch.rows.size());
-        bytesWritten.increment((double) batch.rowBytes());
-        storageDown = false;
-        writeTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-      } catch (RuntimeException e) {
-        storageDown = true;
-        failures.increment();
-        synchronized (pending) {
-          pending.restore(batch);
-          pendingCount = pending.rowCount();
-          pendingBytes = pending.rowBytes();
-          countDrops();
-        }
-        warn("writing " + batch.rows.size() + " partial rows failed, will retry: " + e);
-      }
-    }
-  }
-
-  /**
-   * After a failed write, the store's health probe decides whether to try again: a batch in
-   * flight holds its rows while the collector queues newer versions of them, so sending batches
-   * into an unreachable store would double what the outage holds in memory.
-   */
-  private boolean storageBack() {
-    CheckResult health;
-    try {
-      health = storage.check();
-    } catch (RuntimeException e) {
-      health = CheckResult.failed(e.toString());
-    }
-    if (!health.ok()) {
-      storageUnavailable.increment();
-      warn("storage still unavailable (" + health.detail() + "); " + pendingCount + " partial rows wait");
-    }
-    return health.ok();
-  }
-
-  /** Moves the drops the queue counted into the meters; caller holds the pending lock. */
-  private void countDrops() {
-    long rows = pending.droppedRows() - countedRowDrops;
-    long metadata = pending.droppedMetadata() - countedMetadataDrops;
-    if (rows + metadata > 0) {
-      countedRowDrops += rows;
-      countedMetadataDrops += metadata;
-      partialsDropped.increment((double) rows);
-      metadataDropped.increment((double) metadata);
-      warn("dropped " + rows + " partial rows and " + metadata
-          + " metadata entries: storage is behind and core.maxPendingMegabytes="
-          + config.maxPendingBytes() / (1024 * 1024) + " of rows wait already");
-    }
-  }
-
-  /** Logs at most once per interval (storage may be away for minutes), saying how many were held back. */
-  private void warn(String message) {
-    synchronized (warnings) {
-      long now = System.currentTimeMillis();
-      if (now - lastWarning < WARN_INTERVAL_MILLIS) {
-        heldBackWarnings++;
-        return;
-      }
-      lastWarning = now;
-      String more = heldBackWarnings == 0 ? "" : " (" + heldBackWarnings + " similar warnings held back)";
-      heldBackWarnings = 0;
-      LOG.warn("{}{}", message, more);
-    }
+    queue.write();
   }
 
   public String writerId() {
@@ -438,17 +275,18 @@ public final class Flusher implements Component, LiveMetrics {
       collector.awaitTermination(remainingMillis(deadline), TimeUnit.MILLISECONDS);
       writer.awaitTermination(remainingMillis(deadline), TimeUnit.MILLISECONDS);
       flush(true);
-      while (pendingCount > 0 && remainingMillis(deadline) > 0) {
+      while (queue.count() > 0 && remainingMillis(deadline) > 0) {
         Thread.sleep(Math.min(1000, remainingMillis(deadline)));
         write();
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    if (pendingCount > 0) {
-      LOG.error("{} partial rows could not be written before shutdown and are lost", pendingCount);
+    int left = queue.count();
+    if (left > 0) {
+      LOG.error("{} partial rows could not be written before shutdown and are lost", left);
     }
-    return pendingCount;
+    return left;
   }
 
   private static long remainingMillis(long deadlineNanos) {
@@ -457,11 +295,11 @@ public final class Flusher implements Component, LiveMetrics {
 
   /** How full the write queue is, 0 to 1: at 1 the oldest waiting rows are dropped. */
   public double pendingFillRatio() {
-    return (double) pendingBytes / config.maxPendingBytes();
+    return queue.fillRatio();
   }
 
   /** Partial rows collected but not yet written. */
   public int pendingPartials() {
-    return pendingCount;
+    return queue.count();
   }
 }

@@ -1,0 +1,225 @@
+package io.sextant.core.flush;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.sextant.api.component.CheckResult;
+import io.sextant.api.storage.MetricPartial;
+import io.sextant.api.storage.PartialRow;
+import io.sextant.api.storage.StorageComponent;
+import io.sextant.api.time.Step;
+import io.sextant.core.aggregate.Snapshot;
+import io.sextant.core.topology.EntityRegistry;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The flusher's write job: what collection queued waits here ({@link PendingWrites}, bounded in
+ * bytes) until {@link #write} sends it to storage in one batch. A failed batch goes back in front
+ * of what came since, and after a failure the store's health check decides when to try again.
+ * Thread-safe: the collector queues while the writer writes and queries read.
+ */
+final class WriteQueue {
+  private static final Logger LOG = LoggerFactory.getLogger(WriteQueue.class);
+  /** Warnings about failed writes and drops are logged at most this often. */
+  private static final long WARN_INTERVAL_MILLIS = 30_000;
+  /** Rows queued per hold of the queue's lock, so reads of the queue interleave with a big collection. */
+  private static final int QUEUE_CHUNK = 2_000;
+
+  private final StorageComponent storage;
+  private final long maxBytes;
+  /** Guarded by itself; the collector adds, the writer takes. */
+  private final PendingWrites pending;
+  /** Held while writing, so a forced flush and the writer thread never write concurrently. */
+  private final Object writeLock = new Object();
+  private final Counter partialsWritten;
+  private final Counter bytesWritten;
+  private final Counter partialsDropped;
+  private final Counter metadataDropped;
+  private final Counter failures;
+  private final Counter storageUnavailable;
+  private final Timer writeTimer;
+  /** The last write failed: probe the store's health before sending the next batch. */
+  private boolean storageDown;
+  private volatile int pendingCount;
+  private volatile long pendingBytes;
+  private long countedRowDrops;
+  private long countedMetadataDrops;
+  private final Object warnings = new Object();
+  private long lastWarning = Long.MIN_VALUE / 2;
+  private long heldBackWarnings;
+
+  WriteQueue(StorageComponent storage, long maxBytes, int maxMetadata, MeterRegistry registry) {
+    this.storage = storage;
+    this.maxBytes = maxBytes;
+    this.pending = new PendingWrites(maxBytes, maxMetadata);
+    this.partialsWritten = Counter.builder("sextant_flush_partials_written")
+        .description("partial rows (one accumulator's metrics) written to storage").register(registry);
+    this.partialsDropped = Counter.builder("sextant_flush_partials_dropped")
+        .description("partial rows dropped because more than core.maxPendingMegabytes waited for storage")
+        .register(registry);
+    this.metadataDropped = Counter.builder("sextant_flush_metadata_dropped")
+        .description("metadata and edges dropped because too many waited for storage").register(registry);
+    this.failures = Counter.builder("sextant_flush_failures").description("failed storage writes (retried)")
+        .register(registry);
+    this.storageUnavailable = Counter.builder("sextant_flush_storage_unavailable")
+        .description("write cycles skipped after a failed write because the store's health check still failed")
+        .register(registry);
+    this.writeTimer = Timer.builder("sextant_storage_write_duration")
+        .description("one storage write of everything queued").publishPercentiles(0.5, 0.99)
+        .publishPercentileHistogram().register(registry);
+    registry.gauge("sextant_flush_pending_partials", this, q -> q.pendingCount);
+    registry.gauge("sextant_flush_pending_bytes", this, q -> q.pendingBytes);
+    registry.gauge("sextant_flush_pending_fill_ratio", this, WriteQueue::fillRatio);
+    this.bytesWritten = Counter.builder("sextant_flush_partial_bytes_written")
+        .description("approximate heap bytes of the partial rows written (sizes the pending bound)").register(registry);
+  }
+
+  /** Queues the rows and the metadata and edges the snapshots describe (each at most once a minute). */
+  void queue(List<PartialRow> rows, List<Snapshot> snapshots, EntityRegistry entities) {
+    for (int from = 0; from < rows.size(); from += QUEUE_CHUNK) {
+      synchronized (pending) {
+        rows.subList(from, Math.min(rows.size(), from + QUEUE_CHUNK)).forEach(pending::row);
+      }
+    }
+    synchronized (pending) {
+      snapshots.forEach(snapshot -> entities.describe(snapshot, pending));
+      pendingCount = pending.rowCount();
+      pendingBytes = pending.rowBytes();
+      countDrops();
+    }
+  }
+
+  /** Hands {@code out} the cells of {@code metric} in rows not written yet; see {@link PendingWrites#rows}. */
+  void unwritten(String group, String metric, Collection<String> entityIds, Step step, long start, long end,
+      Consumer<MetricPartial> out) {
+    synchronized (pending) {
+      pending.rows(group, entityIds, step, start, end, row -> {
+        for (PartialRow.Cell cell : row.cells()) {
+          if (cell.metric().equals(metric)) {
+            out.accept(new MetricPartial(metric, row.entityId(), step, row.bucket(), row.writerId(), row.sequence(),
+                cell.values(), cell.sketch()));
+          }
+        }
+      });
+    }
+  }
+
+  /** Writes everything queued; what fails is queued again, behind nothing newer. */
+  void write() {
+    synchronized (writeLock) {
+      if (storageDown && !storageBack()) {
+        return;
+      }
+      PendingWrites.Batch batch;
+      synchronized (pending) {
+        batch = pending.take();
+        pendingCount = 0;
+      }
+      if (batch.isEmpty()) {
+        return;
+      }
+      long started = System.nanoTime();
+      try {
+        if (!batch.services.isEmpty()) {
+          storage.metadata().upsertServices(List.copyOf(batch.services.values()));
+        }
+        if (!batch.instances.isEmpty()) {
+          storage.metadata().upsertInstances(List.copyOf(batch.instances.values()));
+        }
+        if (!batch.endpoints.isEmpty()) {
+          storage.metadata().upsertEndpoints(List.copyOf(batch.endpoints.values()));
+        }
+        if (!batch.edges.isEmpty()) {
+          storage.topology().write(batch.edges);
+        }
+        if (!batch.rows.isEmpty()) {
+          storage.metrics().write(batch.rowList());
+        }
+        storage.publish();
+        // Only now: fresh reads find the batch's rows here until storage shows them.
+        synchronized (pending) {
+          pending.written(batch);
+          pendingBytes = pending.rowBytes();
+        }
+        partialsWritten.increment(batch.rows.size());
+        bytesWritten.increment((double) batch.rowBytes());
+        storageDown = false;
+        writeTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+      } catch (RuntimeException e) {
+        storageDown = true;
+        failures.increment();
+        synchronized (pending) {
+          pending.restore(batch);
+          pendingCount = pending.rowCount();
+          pendingBytes = pending.rowBytes();
+          countDrops();
+        }
+        warn("writing " + batch.rows.size() + " partial rows failed, will retry: " + e);
+      }
+    }
+  }
+
+  /**
+   * After a failed write, the store's health probe decides whether to try again: a batch in
+   * flight holds its rows while the collector queues newer versions of them, so sending batches
+   * into an unreachable store would double what the outage holds in memory.
+   */
+  private boolean storageBack() {
+    CheckResult health;
+    try {
+      health = storage.check();
+    } catch (RuntimeException e) {
+      health = CheckResult.failed(e.toString());
+    }
+    if (!health.ok()) {
+      storageUnavailable.increment();
+      warn("storage still unavailable (" + health.detail() + "); " + pendingCount + " partial rows wait");
+    }
+    return health.ok();
+  }
+
+  /** Moves the drops the queue counted into the meters; caller holds the pending lock. */
+  private void countDrops() {
+    long rows = pending.droppedRows() - countedRowDrops;
+    long metadata = pending.droppedMetadata() - countedMetadataDrops;
+    if (rows + metadata > 0) {
+      countedRowDrops += rows;
+      countedMetadataDrops += metadata;
+      partialsDropped.increment((double) rows);
+      metadataDropped.increment((double) metadata);
+      warn("dropped " + rows + " partial rows and " + metadata
+          + " metadata entries: storage is behind and core.maxPendingMegabytes="
+          + maxBytes / (1024 * 1024) + " of rows wait already");
+    }
+  }
+
+  /** Logs at most once per interval (storage may be away for minutes), saying how many were held back. */
+  private void warn(String message) {
+    synchronized (warnings) {
+      long now = System.currentTimeMillis();
+      if (now - lastWarning < WARN_INTERVAL_MILLIS) {
+        heldBackWarnings++;
+        return;
+      }
+      lastWarning = now;
+      String more = heldBackWarnings == 0 ? "" : " (" + heldBackWarnings + " similar warnings held back)";
+      heldBackWarnings = 0;
+      LOG.warn("{}{}", message, more);
+    }
+  }
+
+  /** How full the queue is, 0 to 1: at 1 the oldest waiting rows are dropped. */
+  double fillRatio() {
+    return (double) pendingBytes / maxBytes;
+  }
+
+  /** Partial rows waiting (not counting a batch being written). */
+  int count() {
+    return pendingCount;
+  }
+}
