@@ -158,9 +158,20 @@ final class Clients {
         .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()).body();
   }
 
-  static String minute(long time) {
-    String m = MINUTE.format(Instant.ofEpochMilli(time));
-    return "{start: \"" + m + "\", end: \"" + m + "\", step: MINUTE}";
+  /** The HTTP status of a GET as a prober sees it (2 s timeout); -1 when nothing answers. */
+  int status(String path) {
+    try {
+      return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
+          .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    } catch (Exception e) {
+      return -1;
+    }
+  }
+
+  /** A MINUTE-step duration from the minute of {@code from} to the minute of {@code to}. */
+  static String minutes(long from, long to) {
+    return "{start: \"" + MINUTE.format(Instant.ofEpochMilli(from)) + "\", end: \""
+        + MINUTE.format(Instant.ofEpochMilli(to)) + "\", step: MINUTE}";
   }
 
   /** Names of the services listed under {@code layer}. */
@@ -188,10 +199,15 @@ final class Clients {
 
   /** One value of an MQE expression over the minute of {@code time}; null when there is none. */
   String value(String expression, String entity, long time) throws Exception {
-    JsonNode r = graphql("{ r: execExpression(expression: \"" + expression + "\", entity: {" + entity
-        + "}, duration: " + minute(time) + ") { error results { values { value } } } }").get("r");
-    assertThat(r.get("error").isNull()).as(r.toString()).isTrue();
-    JsonNode v = r.get("results").get(0).get("values").get(0).get("value");
+    JsonNode v = values(expression, entity, time, time).get(0).get("value");
     return v.isNull() ? null : v.asText();
+  }
+
+  /** The values, one per minute, of an MQE expression's first result from {@code from} to {@code to}. */
+  JsonNode values(String expression, String entity, long from, long to) throws Exception {
+    JsonNode r = graphql("{ r: execExpression(expression: \"" + expression + "\", entity: {" + entity
+        + "}, duration: " + minutes(from, to) + ") { error results { values { value } } } }").get("r");
+    assertThat(r.get("error").isNull()).as(r.toString()).isTrue();
+    return r.get("results").get(0).get("values");
   }
 }

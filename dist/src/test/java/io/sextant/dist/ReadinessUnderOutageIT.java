@@ -5,19 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.grpc.Status;
 import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
-import io.sextant.testkit.net.FreePort;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -47,42 +38,34 @@ class ReadinessUnderOutageIT {
   private static final int COLLECTORS = 3;
   private static final int CLIENTS = 3;
   private static final int CALLS_PER_STREAM = 20;
-  private static final DateTimeFormatter MINUTE =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(ZoneOffset.UTC);
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   @TempDir
   static Path dir;
 
-  /** One collector of the Deployment: its process, ports and what the balancer saw of it. */
-  private record Collector(LaunchedDistribution process, Clients clients, int httpPort, AtomicInteger notReady)
-      implements AutoCloseable {
+  /** One collector of the Deployment, and how often the balancer found it not ready. */
+  private record Collector(RunningSextant sextant, AtomicInteger notReady) implements AutoCloseable {
+    Clients clients() {
+      return sextant.clients();
+    }
+
+    LaunchedDistribution process() {
+      return sextant.process();
+    }
+
     @Override
     public void close() throws InterruptedException {
-      process.close();
+      sextant.close();
     }
   }
 
+  /** A collector with exactly the environment and ConfigMap the chart renders for Elasticsearch. */
   private static Collector start(Helm helm, Path home, String pod) throws Exception {
-    int grpc = FreePort.any();
-    int http = FreePort.any();
     Manifests m = Manifests.parse(helm.template("minimal.yaml", "replicaCount=" + COLLECTORS,
-        "storage.type=elasticsearch", "storage.elasticsearch.url=" + ES.httpUrl(), "ports.grpc=" + grpc,
-        "ports.http=" + http, "config.core.timezone=UTC", "jvm.heapOpts=-Xms64m -Xmx384m").rendered());
-    Map<String, String> env = new java.util.HashMap<>(RenderedPod.environment(m, dir.resolve(pod), pod));
-    env.put("SEXTANT_SERVER_DRAIN_READINESS_SECONDS", "0"); // the stops come after the test balancer is done
-    LaunchedDistribution process = LaunchedDistribution.start(home, env);
-    process.awaitReady(http, READY);
-    return new Collector(process, new Clients(grpc, http), http, new AtomicInteger());
-  }
-
-  private static int readyz(Collector c) {
-    try {
-      return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + c.httpPort() + "/readyz"))
-          .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-    } catch (Exception e) {
-      return -1;
-    }
+        "storage.type=elasticsearch", "storage.elasticsearch.url=" + ES.httpUrl(),
+        "ports.grpc=" + RunningSextant.port(), "ports.http=" + RunningSextant.port(), "config.core.timezone=UTC",
+        "jvm.heapOpts=-Xms64m -Xmx384m").rendered());
+    return new Collector(RunningSextant.start(home, RenderedPod.environment(m, dir.resolve(pod), pod), READY),
+        new AtomicInteger());
   }
 
   @Test
@@ -109,7 +92,7 @@ class ReadinessUnderOutageIT {
       // The balancer: which collectors answer /readyz 200 now, polled as kube-proxy's endpoints follow it.
       CopyOnWriteArrayList<Collector> ready = new CopyOnWriteArrayList<>(collectors);
       Future<?> polling = balancer.scheduleWithFixedDelay(() -> collectors.forEach(c -> {
-        if (readyz(c) == 200) {
+        if (c.clients().status("/readyz") == 200) {
           ready.addIfAbsent(c);
         } else {
           c.notReady().incrementAndGet();
@@ -193,13 +176,8 @@ class ReadinessUnderOutageIT {
 
   /** Calls to outage-backend over the minutes from {@code from} to {@code to}, as service_cpm answers. */
   private static long total(Collector c, long from, long to) throws Exception {
-    JsonNode r = c.clients().graphql("{ r: execExpression(expression: \"service_cpm\", entity: {serviceName: "
-        + "\"outage-backend\", normal: true}, duration: {start: \"" + MINUTE.format(Instant.ofEpochMilli(from))
-        + "\", end: \"" + MINUTE.format(Instant.ofEpochMilli(to)) + "\", step: MINUTE}) { error results { values"
-        + " { value } } } }").get("r");
-    assertThat(r.get("error").isNull()).as(r.toString()).isTrue();
     long sum = 0;
-    for (JsonNode v : r.get("results").get(0).get("values")) {
+    for (JsonNode v : c.clients().values("service_cpm", "serviceName: \"outage-backend\", normal: true", from, to)) {
       sum += v.get("value").isNull() ? 0 : v.get("value").asLong();
     }
     return sum;

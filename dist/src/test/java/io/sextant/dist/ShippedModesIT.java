@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.grpc.Status;
 import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
-import io.sextant.testkit.net.FreePort;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,30 +49,7 @@ class ShippedModesIT {
 
   private static Path home;
   private static Path kubeconfig;
-  private static Launched memory;
-
-  /** A started distribution and the clients that talk to it. */
-  private record Launched(LaunchedDistribution process, Clients clients) implements AutoCloseable {
-    static Launched start(Map<String, String> env) throws Exception {
-      Map<String, String> all = new HashMap<>(env);
-      int grpc = Integer.parseInt(all.computeIfAbsent("SEXTANT_SERVER_GRPC_PORT", k -> port()));
-      int http = Integer.parseInt(all.computeIfAbsent("SEXTANT_SERVER_HTTP_PORT", k -> port()));
-      all.putIfAbsent("SEXTANT_SERVER_DRAIN_READINESS_SECONDS", "0"); // no balancer to wait for here
-      LaunchedDistribution process = LaunchedDistribution.start(home, all);
-      try {
-        process.awaitReady(http, READY);
-      } catch (AssertionError | InterruptedException e) {
-        process.close();
-        throw e;
-      }
-      return new Launched(process, new Clients(grpc, http));
-    }
-
-    @Override
-    public void close() throws InterruptedException {
-      process.close();
-    }
-  }
+  private static RunningSextant memory;
 
   @BeforeAll
   static void unpackAndStartOnTheEmbeddedStore() throws Exception {
@@ -104,7 +80,7 @@ class ShippedModesIT {
           user:
             token: not-checked-by-the-mock
         """.formatted(client.getMasterUrl().toString().replaceAll("/$", "")));
-    memory = Launched.start(Map.of());
+    memory = RunningSextant.start(home, Map.of(), READY);
   }
 
   @AfterAll
@@ -122,9 +98,6 @@ class ShippedModesIT {
         .withNewStatus().withPhase("Running").withPodIP(ip).endStatus().build()).create();
   }
 
-  private static String port() {
-    return String.valueOf(FreePort.any());
-  }
 
   private static long thisMinute() {
     return System.currentTimeMillis() / 60_000 * 60_000 + 1000;
@@ -174,11 +147,11 @@ class ShippedModesIT {
     Map<String, String> env = Map.of("SEXTANT_STORAGE", "elasticsearch", "SEXTANT_ES_HOSTS", ES.hostAndPort(),
         "SEXTANT_STORAGE_ELASTICSEARCH_INDEX_PREFIX", "shipped");
     long time = thisMinute();
-    try (Launched first = Launched.start(env)) {
+    try (RunningSextant first = RunningSextant.start(home, env, READY)) {
       assertThat(first.clients().mesh("es-frontend", "es-backend", time, 5)).isEqualTo(Status.Code.OK);
       assertThat(first.clients().value("service_cpm", "serviceName: \"es-backend\"", time)).isEqualTo("5");
     }
-    try (Launched second = Launched.start(env)) {
+    try (RunningSextant second = RunningSextant.start(home, env, READY)) {
       second.clients().awaitServices("MESH", "es-backend");
       assertThat(second.clients().value("service_cpm", "serviceName: \"es-backend\"", time)).isEqualTo("5");
     }
@@ -188,7 +161,7 @@ class ShippedModesIT {
   void accessLogsResolvedThroughTheKubernetesApi() throws Exception {
     Map<String, String> env = Map.of("SEXTANT_RECEIVER_ALS_KUBERNETES_ENABLED", "true",
         "KUBECONFIG", kubeconfig.toString());
-    try (Launched sextant = Launched.start(env)) {
+    try (RunningSextant sextant = RunningSextant.start(home, env, READY)) {
       assertResolvedThroughKubernetes(sextant);
     }
   }
@@ -197,15 +170,15 @@ class ShippedModesIT {
   @Test
   void chartRenderedConfigurationWithKubernetesMode() throws Exception {
     Helm helm = Helm.required();
-    String grpc = port();
-    String http = port();
+    String grpc = RunningSextant.port();
+    String http = RunningSextant.port();
     Manifests m = Manifests.parse(helm.template("memory-single.yaml", "als.kubernetes.enabled=true",
         "ports.grpc=" + grpc, "ports.http=" + http).rendered());
     Map<String, String> env = new HashMap<>(RenderedPod.environment(m, dir.resolve("chart-mounts"),
         "sextant-7c9d8b6f5-k2x9p"));
     assertThat(env).containsEntry("SEXTANT_RECEIVER_ALS_KUBERNETES_ENABLED", "true");
     env.put("KUBECONFIG", kubeconfig.toString()); // stands in for the service account the chart binds
-    try (Launched sextant = Launched.start(env)) {
+    try (RunningSextant sextant = RunningSextant.start(home, env, READY)) {
       assertThat(sextant.process().output()).contains("(collector sextant-7c9d8b6f5-k2x9p)");
       assertResolvedThroughKubernetes(sextant);
     }
@@ -215,7 +188,7 @@ class ShippedModesIT {
    * productpage calls reviews three times through the reviews Service IP; both sidecars log it
    * without Istio's metadata, so only the Kubernetes API can name the services.
    */
-  private static void assertResolvedThroughKubernetes(Launched sextant) throws Exception {
+  private static void assertResolvedThroughKubernetes(RunningSextant sextant) throws Exception {
     awaitLogged(sextant.process(), "Kubernetes pod informer synced; 2 pods cached");
     long time = thisMinute();
     List<io.envoyproxy.envoy.data.accesslog.v3.HTTPAccessLogEntry> outbound = List.of(
