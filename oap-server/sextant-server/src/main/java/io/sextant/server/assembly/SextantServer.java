@@ -96,8 +96,8 @@ public final class SextantServer implements AutoCloseable {
 
   public SextantServer start() {
     storage.start();
-    // The first probe runs at once but off the start path: an unreachable store must not delay start.
-    Future<?> unusedProbe = storageProbe.scheduleWithFixedDelay(readiness::probeStorage, 0, 5, TimeUnit.SECONDS);
+    readiness.probeStorage();
+    Future<?> unusedProbe = storageProbe.scheduleWithFixedDelay(readiness::probeStorage, 5, 5, TimeUnit.SECONDS);
     flusher.start();
     new ShippedTemplates(query, keeper).install();
     // Runs until the keeper is shut down on close(); nothing waits on it, so its future is not kept.
