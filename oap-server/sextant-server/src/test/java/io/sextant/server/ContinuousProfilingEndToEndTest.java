@@ -11,11 +11,11 @@ import io.grpc.StatusRuntimeException;
 import io.micrometer.core.instrument.Counter;
 import io.sextant.api.ebpf.ProcessIds;
 import io.sextant.api.ebpf.ProfilingTask;
-import io.sextant.api.ebpf.ProfilingTasks;
 import io.sextant.api.id.EntityIds;
 import io.sextant.api.storage.InstanceMeta;
 import io.sextant.api.storage.ProcessMeta;
 import io.sextant.api.time.TimeBuckets;
+import io.sextant.core.profiling.TaskDocuments;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -198,8 +198,8 @@ class ContinuousProfilingEndToEndTest {
     assertThat(command.getCommand()).isEqualTo("ContinuousProfilingReportTask");
     assertThat(command.getArgsList()).extracting(KeyStringValuePair::getKey).containsExactly("SerialNumber", "TaskId");
     String taskId = command.getArgs(1).getValue();
-    ProfilingTask task = ProfilingTasks.fromDocument(
-        sextant.server.storage().management().get(ProfilingTasks.KIND, taskId).orElseThrow());
+    ProfilingTask task = TaskDocuments.fromDocument(
+        sextant.server.storage().management().get(TaskDocuments.KIND, taskId).orElseThrow());
     assertThat(task.startTime()).isBetween(before, System.currentTimeMillis());
     assertThat(task).isEqualTo(new ProfilingTask(taskId, serviceId, instanceId, app, List.of(), "ON_CPU",
         "CONTINUOUS_PROFILING", task.startTime(), 600, task.startTime(), task.startTime(), "",
@@ -241,8 +241,8 @@ class ContinuousProfilingEndToEndTest {
             .setUri(ContinuousProfilingURICause.newBuilder().setPath("/pay/card").setThreshold(10).setCurrent(25)))
         .build());
 
-    ProfilingTask task = ProfilingTasks.fromDocument(sextant.server.storage().management()
-        .get(ProfilingTasks.KIND, answer.getCommands(0).getArgs(1).getValue()).orElseThrow());
+    ProfilingTask task = TaskDocuments.fromDocument(sextant.server.storage().management()
+        .get(TaskDocuments.KIND, answer.getCommands(0).getArgs(1).getValue()).orElseThrow());
     assertThat(task.targetType()).isEqualTo("NETWORK");
     assertThat(task.processId()).isEqualTo(ProcessIds.processId(service, "pay-1", "app"));
     assertThat(task.causes()).containsExactly(new ProfilingTask.Cause("HTTP_ERROR_RATE", "", "/pay/card", 10, 25));

@@ -8,9 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sextant.api.ebpf.ProfilingTask;
-import io.sextant.api.ebpf.ProfilingTasks;
 import io.sextant.api.storage.ManagedDocument;
 import io.sextant.api.storage.ProcessMeta;
+import io.sextant.core.profiling.TaskDocuments;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -84,13 +84,13 @@ abstract class ProfilingEndToEnd {
    * task is extended only in its last minute). Returns the new start time.
    */
   static long age(TestServer sextant, String id, long millis) {
-    ManagedDocument doc = sextant.server.storage().management().get(ProfilingTasks.KIND, id).orElseThrow();
-    ProfilingTask task = ProfilingTasks.fromDocument(doc);
+    ManagedDocument doc = sextant.server.storage().management().get(TaskDocuments.KIND, id).orElseThrow();
+    ProfilingTask task = TaskDocuments.fromDocument(doc);
     long aged = System.currentTimeMillis() - millis;
     ProfilingTask old = new ProfilingTask(task.taskId(), task.serviceId(), task.instanceId(), task.processId(),
         task.processLabels(), task.targetType(), task.triggerType(), aged, task.fixedTriggerDurationSeconds(),
         aged, aged, task.extensionConfigJson(), task.causes());
-    sextant.server.storage().management().put(ProfilingTasks.KIND, id, ProfilingTasks.encode(old), doc.version());
+    sextant.server.storage().management().put(TaskDocuments.KIND, id, TaskDocuments.encode(old), doc.version());
     return aged;
   }
 

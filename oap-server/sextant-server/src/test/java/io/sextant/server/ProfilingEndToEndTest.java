@@ -18,8 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.grpc.Status;
 import io.sextant.api.ebpf.ProfilingTask;
-import io.sextant.api.ebpf.ProfilingTasks;
 import io.sextant.api.storage.ProcessMeta;
+import io.sextant.core.profiling.TaskDocuments;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -267,7 +267,7 @@ class ProfilingEndToEndTest extends ProfilingEndToEnd {
             new ProfilingTask.Cause("HTTP_ERROR_RATE", "/api/.*", "", 10, 12.5),
             new ProfilingTask.Cause("HTTP_AVG_RESPONSE_TIME", "", "/api/orders", 100, 250.125),
             new ProfilingTask.Cause("PROCESS_THREAD_COUNT", "", "", 500, 731)));
-    sextant.server.storage().management().put(ProfilingTasks.KIND, task.taskId(), ProfilingTasks.encode(task), 0);
+    sextant.server.storage().management().put(TaskDocuments.KIND, task.taskId(), TaskDocuments.encode(task), 0);
 
     assertThat(sextant.data("{ t: queryEBPFProfilingTasks(serviceId: \"%s\") { taskId } }"
         .formatted(serviceId(svc))).get("t")).isEmpty();

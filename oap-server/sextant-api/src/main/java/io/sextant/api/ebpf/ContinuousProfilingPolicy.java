@@ -1,16 +1,15 @@
 package io.sextant.api.ebpf;
 
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
  * A service's continuous-profiling policy, as SkyWalking's {@code ContinuousProfilingPolicy} keeps
  * it: for each profiling target ({@code ON_CPU}, {@code OFF_CPU}, {@code NETWORK}) the monitors
  * Rover checks ({@code PROCESS_CPU}, ...) with their threshold, window ({@code period} seconds, of
- * which {@code count} must cross) and, for HTTP monitors, the URIs. {@code uuid} names this content:
- * Rover sends back the uuid it holds and is answered only when it differs. A policy without targets
- * switches continuous profiling off for the service (SkyWalking stores it the same way).
+ * which {@code count} must cross) and, for HTTP monitors, the URIs. {@code uuid} names this content
+ * (core computes it when a policy is set): Rover sends back the uuid it holds and is answered only
+ * when it differs. A policy without targets switches continuous profiling off for the service
+ * (SkyWalking stores it the same way).
  */
 public record ContinuousProfilingPolicy(String serviceId, String uuid, List<Target> targets) {
   /** SkyWalking's {@code ContinuousProfilingTargetType}, in its order. */
@@ -23,21 +22,6 @@ public record ContinuousProfilingPolicy(String serviceId, String uuid, List<Targ
 
   public ContinuousProfilingPolicy {
     targets = List.copyOf(targets);
-  }
-
-  /**
-   * The policy with these targets, in a canonical order (targets and their monitors in SkyWalking's
-   * enum order), so that setting the same policy twice gives the same uuid and Rover sees no change.
-   */
-  public static ContinuousProfilingPolicy of(String serviceId, List<Target> targets) {
-    List<Target> sorted = new ArrayList<>();
-    for (Target t : targets) {
-      List<CheckItem> items = new ArrayList<>(t.checkItems());
-      items.sort(Comparator.comparingInt(i -> MONITOR_TYPES.indexOf(i.type())));
-      sorted.add(new Target(t.targetType(), items));
-    }
-    sorted.sort(Comparator.comparingInt(t -> TARGET_TYPES.indexOf(t.targetType())));
-    return new ContinuousProfilingPolicy(serviceId, ContinuousProfilingPolicies.uuidOf(sorted), sorted);
   }
 
   /** What to profile when any of {@code checkItems} fires. */

@@ -1,7 +1,6 @@
 package io.sextant.core.profiling;
 
 import io.sextant.api.ebpf.ProfilingTask;
-import io.sextant.api.ebpf.ProfilingTasks;
 import io.sextant.api.id.EntityIds;
 import io.sextant.api.storage.ManagedDocument;
 import io.sextant.api.storage.ManagementStore;
@@ -23,7 +22,7 @@ import java.util.function.Supplier;
 /**
  * eBPF profiling tasks with SkyWalking 10.1's rules ({@code EBPFProfilingMutationService}): creating
  * fixed-time ON_CPU/OFF_CPU tasks and per-instance NETWORK tasks, keeping network tasks alive, the
- * task list and the data for the creation dialog. Tasks are {@link ProfilingTasks} documents;
+ * task list and the data for the creation dialog. Tasks are {@link TaskDocuments} documents;
  * refusals answer {@code status: false} with SkyWalking's error text.
  *
  * <p>Where SkyWalking's code does not do what its messages and schema say, this does what they say:
@@ -112,7 +111,7 @@ public final class ProfilingTaskService {
     }
     ProfilingTask task = new ProfilingTask(UUID.randomUUID().toString(), serviceId, "", "", labels, targetType,
         ProfilingTask.FIXED_TIME, start, durationSeconds, now, now, "", List.of());
-    documents.get().put(ProfilingTasks.KIND, task.taskId(), ProfilingTasks.encode(task), 0);
+    documents.get().put(TaskDocuments.KIND, task.taskId(), TaskDocuments.encode(task), 0);
     return new CreationResult(true, null, task.taskId());
   }
 
@@ -134,7 +133,7 @@ public final class ProfilingTaskService {
     ProfilingTask task = new ProfilingTask(UUID.randomUUID().toString(), serviceId, instanceId, "", List.of(),
         ProfilingTask.NETWORK, ProfilingTask.FIXED_TIME, now, NETWORK_PROFILING_DURATION, now, now,
         NetworkSamplingRule.extensionConfigJson(rules), List.of());
-    documents.get().put(ProfilingTasks.KIND, task.taskId(), ProfilingTasks.encode(task), 0);
+    documents.get().put(TaskDocuments.KIND, task.taskId(), TaskDocuments.encode(task), 0);
     return new CreationResult(true, null, task.taskId());
   }
 
@@ -146,11 +145,11 @@ public final class ProfilingTaskService {
   public KeepResult keepNetwork(String taskId) {
     for (int attempt = 0; attempt < MAX_KEEP_ALIVE_ATTEMPTS; attempt++) {
       Optional<ManagedDocument> doc = taskId == null || taskId.isEmpty() ? Optional.empty()
-          : documents.get().get(ProfilingTasks.KIND, taskId);
+          : documents.get().get(TaskDocuments.KIND, taskId);
       if (doc.isEmpty()) {
         return new KeepResult(false, "profiling task not exists");
       }
-      ProfilingTask task = ProfilingTasks.fromDocument(doc.get());
+      ProfilingTask task = TaskDocuments.fromDocument(doc.get());
       if (!ProfilingTask.NETWORK.equals(task.targetType())) {
         return new KeepResult(false, "current task is not a \"NETWORK\" task");
       }
@@ -164,7 +163,7 @@ public final class ProfilingTaskService {
       }
       ProfilingTask kept = task.keptAlive(now, task.endTime() + NETWORK_PROFILING_DURATION * 1000L);
       try {
-        documents.get().put(ProfilingTasks.KIND, taskId, ProfilingTasks.encode(kept), doc.get().version());
+        documents.get().put(TaskDocuments.KIND, taskId, TaskDocuments.encode(kept), doc.get().version());
         return new KeepResult(true, null);
       } catch (VersionConflictException e) {
         // another collector changed it meanwhile: read again
@@ -210,13 +209,13 @@ public final class ProfilingTaskService {
 
   /** A task by id, if any. */
   public Optional<ProfilingTask> task(String taskId) {
-    return documents.get().get(ProfilingTasks.KIND, taskId).map(ProfilingTasks::fromDocument);
+    return documents.get().get(TaskDocuments.KIND, taskId).map(TaskDocuments::fromDocument);
   }
 
   private List<ProfilingTask> all() {
     List<ProfilingTask> tasks = new ArrayList<>();
-    for (ManagedDocument d : documents.get().list(ProfilingTasks.KIND)) {
-      tasks.add(ProfilingTasks.fromDocument(d));
+    for (ManagedDocument d : documents.get().list(TaskDocuments.KIND)) {
+      tasks.add(TaskDocuments.fromDocument(d));
     }
     return tasks;
   }

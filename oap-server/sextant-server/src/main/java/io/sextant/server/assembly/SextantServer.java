@@ -24,9 +24,10 @@ import io.sextant.core.flush.Flusher;
 import io.sextant.core.flush.FreshStorage;
 import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricFamilies;
+import io.sextant.core.profiling.StoredProfilingTasks;
 import io.sextant.core.query.QueryServices;
-import io.sextant.core.record.PublishingMetadataStore;
 import io.sextant.core.record.StorageRecordWriter;
+import io.sextant.core.topology.StoredProcessRegistry;
 import io.sextant.query.graphql.QueryLimits;
 import io.sextant.query.graphql.SextantGraphql;
 import io.sextant.server.config.Plugins;
@@ -61,6 +62,9 @@ public final class SextantServer implements AutoCloseable {
   private final Aggregator aggregator;
   private final Flusher flusher;
   private final QueryServices query;
+  /** Core's ports for agents that register processes and poll for profiling work (Rover). */
+  private final StoredProcessRegistry processes;
+  private final StoredProfilingTasks profilingTasks;
   private final TimeBuckets buckets;
   private final ScheduledExecutorService keeper =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-keeper"));
@@ -90,6 +94,8 @@ public final class SextantServer implements AutoCloseable {
     this.flusher = new Flusher(aggregator, storage, buckets, core.flusher(), core.collectorId(), registry);
     // Queries see this collector's own metrics before they are stored (FreshMetrics).
     this.query = QueryServices.over(new FreshStorage(storage, flusher), catalog, buckets);
+    this.processes = new StoredProcessRegistry(storage, buckets, registry);
+    this.profilingTasks = new StoredProfilingTasks(storage::management);
     this.readiness = new Readiness(flusher::pendingFillRatio, storage::check,
         config.integer("server.readyHighWaterPercent"), registry);
   }
@@ -125,11 +131,11 @@ public final class SextantServer implements AutoCloseable {
         .addService(new GrpcHealthService(readiness::check))
         .intercept(streams);
     StorageRecordWriter records = new StorageRecordWriter(storage);
+    processes.start();
     for (ReceiverFactory factory : Plugins.RECEIVERS) {
       if (config.bool(factory.enabledKey())) {
         Receiver receiver = factory.create(
-            new ReceiverContext(config, aggregator, records, registry, new PublishingMetadataStore(storage),
-                storage.management()));
+            new ReceiverContext(config, aggregator, records, registry, processes, profilingTasks));
         receivers.add(receiver);
         receiver.services().forEach(grpc::addService);
       }
@@ -224,6 +230,7 @@ public final class SextantServer implements AutoCloseable {
     for (int i = receivers.size() - 1; i >= 0; i--) {
       receivers.get(i).close();
     }
+    processes.close();
     // The last word on what this collector took: its /metrics is gone with the port.
     LOG.info("records accepted by the receivers: {}", FinalWrite.acceptedByReceiver(registry));
     boolean allWritten = FinalWrite.run(flusher, aggregator,

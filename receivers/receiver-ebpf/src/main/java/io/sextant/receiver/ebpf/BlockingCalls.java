@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * anything else (storage down) {@code UNAVAILABLE}. A call that throws a {@link
  * StatusRuntimeException} answers that status.
  */
-final class BlockingCalls implements AutoCloseable {
+public final class BlockingCalls implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BlockingCalls.class);
 
   private final ThreadPoolExecutor pool;
@@ -38,13 +38,13 @@ final class BlockingCalls implements AutoCloseable {
   }
 
   /** Answers {@code response} with what {@code call} returns, or with the status its failure maps to. */
-  <T> void unary(String method, StreamObserver<T> response, Callable<T> call) {
+  public <T> void unary(String method, StreamObserver<T> response, Callable<T> call) {
     metrics.message();
     answer(method, response, call);
   }
 
   /** As {@link #unary}, for the answer of a client stream whose messages were counted as they came. */
-  <T> void answer(String method, StreamObserver<T> response, Callable<T> call) {
+  public <T> void answer(String method, StreamObserver<T> response, Callable<T> call) {
     try {
       pool.execute(() -> {
         T result;
@@ -65,7 +65,7 @@ final class BlockingCalls implements AutoCloseable {
   }
 
   /** Runs {@code task} on the pool (a stream's storage work); false, and nothing runs, when the pool is full. */
-  boolean tryExecute(Runnable task) {
+  public boolean tryExecute(Runnable task) {
     try {
       pool.execute(task);
       return true;

@@ -5,6 +5,16 @@ import io.sextant.api.plugin.ReceiverContext;
 import io.sextant.api.receiver.Receiver;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.receiver.common.ReceiverMetrics;
+import io.sextant.receiver.ebpf.continuous.ContinuousConfig;
+import io.sextant.receiver.ebpf.continuous.ContinuousService;
+import io.sextant.receiver.ebpf.meter.RoverMeterConfig;
+import io.sextant.receiver.ebpf.meter.RoverMeterService;
+import io.sextant.receiver.ebpf.process.ProcessService;
+import io.sextant.receiver.ebpf.process.ProcessServiceConfig;
+import io.sextant.receiver.ebpf.profiling.ProfilingConfig;
+import io.sextant.receiver.ebpf.profiling.ProfilingService;
+import io.sextant.receiver.ebpf.trace.SampledTraceConfig;
+import io.sextant.receiver.ebpf.trace.SampledTraceService;
 import java.time.Clock;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -24,7 +34,6 @@ public final class EbpfReceiver implements Receiver {
   private final BlockingCalls calls;
   /** Minute buckets in the server's time zone, as the rest of storage files them. */
   private final TimeBuckets buckets;
-  private final VirtualProcesses virtualProcesses;
   private final RoverMeterService meters;
 
   EbpfReceiver(ReceiverContext context, EbpfReceiverConfig config) {
@@ -34,10 +43,8 @@ public final class EbpfReceiver implements Receiver {
     this.calls = new BlockingCalls(config.callThreads(), config.maxQueuedCalls(), metrics);
     RoverMeterConfig meterConfig = RoverMeterConfig.load(context.settings());
     this.buckets = new TimeBuckets(serverZone(context), Clock.systemUTC());
-    this.virtualProcesses = new VirtualProcesses(context.metadata(), buckets,
-        meterConfig.maxVirtualProcessesCached(), context.meters());
     this.meters = new RoverMeterService(context.sink(), metrics, config.maxStringLength(), meterConfig,
-        virtualProcesses, buckets);
+        context.processes(), buckets);
   }
 
   @Override
@@ -50,24 +57,18 @@ public final class EbpfReceiver implements Receiver {
     List<ServerServiceDefinition> services = new ArrayList<>();
     services.add(new SampledTraceService(context.records(), calls, metrics, config.maxStringLength(),
         SampledTraceConfig.load(context.settings())).bindService());
-    services.add(new ContinuousService(context.documents(), calls, metrics, config.maxStringLength(),
+    services.add(new ContinuousService(context.tasks(), calls, metrics, config.maxStringLength(),
         ContinuousConfig.load(context.settings()), System::currentTimeMillis, System::nanoTime).bindService());
     services.addAll(meters.services());
     services.add(new ProfilingService(context, ProfilingConfig.load(context.settings()), metrics, calls).bindService());
-    services.add(new ProcessService(context.metadata(), calls, metrics, config.maxStringLength(),
+    services.add(new ProcessService(context.processes(), calls, metrics, config.maxStringLength(),
         ProcessServiceConfig.load(context.settings()), buckets).bindService());
     return services;
   }
 
   @Override
-  public void start() {
-    virtualProcesses.start();
-  }
-
-  @Override
   public void close() {
     calls.close();
-    virtualProcesses.close();
   }
 
   /**
@@ -80,10 +81,5 @@ public final class EbpfReceiver implements Receiver {
     } catch (RuntimeException e) {
       return ZoneId.systemDefault();
     }
-  }
-
-  /** Waits until the virtual processes queued so far are written (tests). */
-  void awaitVirtualProcesses() throws InterruptedException {
-    virtualProcesses.flush();
   }
 }

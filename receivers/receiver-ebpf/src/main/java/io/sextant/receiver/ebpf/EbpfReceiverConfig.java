@@ -14,7 +14,7 @@ import java.util.List;
  * (services, instances, processes, labels, symbols) longer than {@code maxStringLength} are refused.
  */
 public record EbpfReceiverConfig(int callThreads, int maxQueuedCalls, int maxStringLength) {
-  static final String P = "receiver.ebpf.";
+  public static final String P = "receiver.ebpf.";
 
   public static final List<ConfigKey> KEYS = List.of(
       bool(P + "enabled", true, "serve SkyWalking Rover: EBPFProcessService, EBPFProfilingService, "

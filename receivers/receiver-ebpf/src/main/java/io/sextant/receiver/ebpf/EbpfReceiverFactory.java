@@ -4,6 +4,11 @@ import io.sextant.api.config.ConfigKey;
 import io.sextant.api.plugin.ReceiverContext;
 import io.sextant.api.plugin.ReceiverFactory;
 import io.sextant.api.receiver.Receiver;
+import io.sextant.receiver.ebpf.continuous.ContinuousConfig;
+import io.sextant.receiver.ebpf.meter.RoverMeterConfig;
+import io.sextant.receiver.ebpf.process.ProcessServiceConfig;
+import io.sextant.receiver.ebpf.profiling.ProfilingConfig;
+import io.sextant.receiver.ebpf.trace.SampledTraceConfig;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,9 +1,7 @@
 package io.sextant.core.profiling.continuous;
 
-import io.sextant.api.ebpf.ContinuousProfilingPolicies;
 import io.sextant.api.ebpf.ContinuousProfilingPolicy;
 import io.sextant.api.ebpf.ProfilingTask;
-import io.sextant.api.ebpf.ProfilingTasks;
 import io.sextant.api.id.EntityIds;
 import io.sextant.api.storage.InstanceMeta;
 import io.sextant.api.storage.ManagedDocument;
@@ -13,6 +11,7 @@ import io.sextant.api.storage.ProcessMeta;
 import io.sextant.api.storage.ProcessQuery;
 import io.sextant.api.storage.VersionConflictException;
 import io.sextant.api.time.TimeBuckets;
+import io.sextant.core.profiling.TaskDocuments;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -30,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * document per service, replaced whole by {@link #setPolicy}) and what Rover watches under it. The
  * monitored processes are the service's non-virtual processes that pinged in the last {@value
  * #RECENT_HOURS} hours; trigger counts and times come from the {@code CONTINUOUS_PROFILING} tasks
- * Rover reported (management documents, see {@link ProfilingTasks}) that started in that window.
+ * Rover reported (management documents, see {@link TaskDocuments}) that started in that window.
  */
 public final class ContinuousProfilingQueries {
   static final int RECENT_HOURS = 48;
@@ -62,15 +61,15 @@ public final class ContinuousProfilingQueries {
     if (refusal.isPresent()) {
       return PolicySetResult.refused(refusal.get());
     }
-    ContinuousProfilingPolicy policy = ContinuousProfilingPolicy.of(serviceId, targets);
-    String body = ContinuousProfilingPolicies.encode(policy);
+    ContinuousProfilingPolicy policy = PolicyDocuments.canonical(serviceId, targets);
+    String body = PolicyDocuments.encode(policy);
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      Optional<ManagedDocument> current = documents.get().get(ContinuousProfilingPolicies.KIND, serviceId);
+      Optional<ManagedDocument> current = documents.get().get(PolicyDocuments.KIND, serviceId);
       if (current.isPresent() && current.get().body().equals(body)) {
         return PolicySetResult.done(); // the same policy: no new version, Rover sees no change
       }
       try {
-        documents.get().put(ContinuousProfilingPolicies.KIND, serviceId, body,
+        documents.get().put(PolicyDocuments.KIND, serviceId, body,
             current.map(ManagedDocument::version).orElse(0L));
         return PolicySetResult.done();
       } catch (VersionConflictException e) {
@@ -85,8 +84,8 @@ public final class ContinuousProfilingQueries {
     if (serviceId == null || serviceId.isEmpty()) {
       return Optional.empty();
     }
-    return documents.get().get(ContinuousProfilingPolicies.KIND, serviceId)
-        .map(ContinuousProfilingPolicies::fromDocument);
+    return documents.get().get(PolicyDocuments.KIND, serviceId)
+        .map(PolicyDocuments::fromDocument);
   }
 
   /** The targets of the service's policy with their triggers ({@code queryContinuousProfilingServiceTargets}). */
@@ -164,10 +163,10 @@ public final class ContinuousProfilingQueries {
   private List<ProfilingTask> recentTriggered(String serviceId, List<String> targetTypes) {
     long since = recentStart();
     List<ProfilingTask> out = new ArrayList<>();
-    for (ManagedDocument d : documents.get().list(ProfilingTasks.KIND)) {
+    for (ManagedDocument d : documents.get().list(TaskDocuments.KIND)) {
       ProfilingTask t;
       try {
-        t = ProfilingTasks.fromDocument(d);
+        t = TaskDocuments.fromDocument(d);
       } catch (IllegalArgumentException e) {
         LOG.warn("skipping profiling task {}: {}", d.id(), e.getMessage());
         continue;
