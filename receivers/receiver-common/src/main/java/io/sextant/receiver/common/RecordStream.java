@@ -51,14 +51,14 @@ public abstract class RecordStream<M, R> implements StreamObserver<M> {
   private long accepted;
   /** Of {@link #accepted}, how many the metrics have been told of: they are told once per message. */
   private long acceptedCounted;
-  private long rejected;
-  private String firstProblem;
+  private final Rejections rejections;
   private boolean done;
 
   protected RecordStream(RecordSink sink, ReceiverMetrics metrics, Completion completion,
       StreamObserver<R> response, R success) {
     this.sink = sink;
     this.metrics = metrics;
+    this.rejections = new Rejections(metrics);
     this.completion = completion;
     this.response = response;
     this.success = success;
@@ -122,11 +122,7 @@ public abstract class RecordStream<M, R> implements StreamObserver<M> {
    * is named in its final status. The stream goes on.
    */
   protected final void reject(String reason, String detail, long count) {
-    rejected += count;
-    metrics.rejected(reason, count);
-    if (firstProblem == null) {
-      firstProblem = reason + ": " + detail;
-    }
+    rejections.add(reason, detail, count);
   }
 
   private boolean admit(Admission admission) {
@@ -172,9 +168,9 @@ public abstract class RecordStream<M, R> implements StreamObserver<M> {
       return; // the sink was full: the stream has been answered
     }
     done = true;
-    if (rejected > 0 && completion == Completion.REPORT_REJECTIONS) {
+    if (rejections.count() > 0 && completion == Completion.REPORT_REJECTIONS) {
       response.onError(Status.INVALID_ARGUMENT
-          .withDescription("rejected " + rejected + " of " + (rejected + accepted) + " records; first: " + firstProblem)
+          .withDescription(rejections.summary(rejections.count() + accepted, "records"))
           .asRuntimeException());
     } else {
       response.onNext(success);

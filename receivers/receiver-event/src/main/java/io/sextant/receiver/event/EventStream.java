@@ -4,6 +4,8 @@ import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.sextant.api.event.Event;
 import io.sextant.receiver.common.ReceiverMetrics;
+import io.sextant.receiver.common.Rejection;
+import io.sextant.receiver.common.Rejections;
 import java.time.Clock;
 import org.apache.skywalking.apm.network.common.v3.Commands;
 
@@ -46,8 +48,7 @@ final class EventStream implements StreamObserver<org.apache.skywalking.apm.netw
   private long received;
   private long pending;
   private long stored;
-  private long rejected;
-  private String firstProblem;
+  private final Rejections rejections;
   /** Ends the stream as soon as nothing is pending: the queue was full or storage failed. */
   private Status.Code endCode;
   private String endCause;
@@ -59,6 +60,7 @@ final class EventStream implements StreamObserver<org.apache.skywalking.apm.netw
     this.validator = validator;
     this.writer = writer;
     this.metrics = metrics;
+    this.rejections = new Rejections(metrics);
     this.clock = clock;
     this.response = response;
   }
@@ -109,11 +111,7 @@ final class EventStream implements StreamObserver<org.apache.skywalking.apm.netw
   }
 
   private void reject(Rejection r) {
-    rejected++;
-    metrics.rejected(r.reason(), 1);
-    if (firstProblem == null) {
-      firstProblem = r.reason() + ": " + r.detail();
-    }
+    rejections.add(r);
   }
 
   @Override
@@ -137,9 +135,8 @@ final class EventStream implements StreamObserver<org.apache.skywalking.apm.netw
       response.onError(Status.fromCode(endCode)
           .withDescription(endCause + "; " + stored + " events of this stream were stored, retry the rest later")
           .asRuntimeException());
-    } else if (rejected > 0) {
-      response.onError(Status.INVALID_ARGUMENT
-          .withDescription("rejected " + rejected + " of " + received + " events; first: " + firstProblem)
+    } else if (rejections.count() > 0) {
+      response.onError(Status.INVALID_ARGUMENT.withDescription(rejections.summary(received, "events"))
           .asRuntimeException());
     } else {
       response.onNext(Commands.getDefaultInstance());

@@ -2,6 +2,7 @@ package io.sextant.receiver.event;
 
 import io.sextant.api.event.Event;
 import io.sextant.api.model.SkyWalkingLayers;
+import io.sextant.receiver.common.Rejection;
 import java.util.Map;
 
 /**

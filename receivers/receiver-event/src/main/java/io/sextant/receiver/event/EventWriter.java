@@ -5,6 +5,7 @@ import io.sextant.api.event.EventRecords;
 import io.sextant.api.receiver.RecordWriter;
 import io.sextant.api.storage.RecordQuery;
 import io.sextant.api.storage.StoredRecord;
+import io.sextant.receiver.common.Rejection;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -12,6 +12,7 @@ import io.sextant.api.receiver.Receiver;
 import io.sextant.api.receiver.RecordSink;
 import io.sextant.receiver.common.ReceiverMetrics;
 import io.sextant.receiver.common.RecordStream;
+import io.sextant.receiver.common.Rejection;
 import java.util.List;
 import org.apache.skywalking.apm.network.servicemesh.v3.MeshProbeDownstream;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricServiceGrpc;

@@ -5,6 +5,7 @@ import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.DetectPoint;
 import io.sextant.api.model.FlowRecord;
 import io.sextant.api.model.Layer;
+import io.sextant.receiver.common.Rejection;
 
 /**
  * Checks one telemetry record and turns it into a normalised record. Every field of the protocol is

@@ -4,6 +4,7 @@ import io.sextant.api.ebpf.ProfilingSchedule;
 import io.sextant.api.ebpf.ProfilingSchedules;
 import io.sextant.api.ebpf.ProfilingTask;
 import io.sextant.api.ebpf.StackBatch;
+import io.sextant.receiver.common.Rejection;
 import java.util.List;
 import org.apache.skywalking.apm.network.ebpf.profiling.v3.EBPFProfilingData;
 import org.apache.skywalking.apm.network.ebpf.profiling.v3.EBPFProfilingStackMetadata;
@@ -23,9 +24,6 @@ public final class ProfilingIntake {
 
     void batch(String recordId, ProfilingSchedule schedule, long uploadTime, StackBatch batch);
   }
-
-  /** Why a message was refused: {@code reason} labels the counter, {@code message} tells the client. */
-  public record Rejection(String reason, String message) {}
 
   private final ProfilingConfig limits;
   private final String streamId;

@@ -8,6 +8,7 @@ import io.sextant.api.ebpf.StackBatch;
 import io.sextant.api.ebpf.StackBatches;
 import io.sextant.api.plugin.ReceiverContext;
 import io.sextant.receiver.common.ReceiverMetrics;
+import io.sextant.receiver.common.Rejection;
 import io.sextant.receiver.ebpf.BlockingCalls;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -59,10 +60,10 @@ final class ProfilingStream implements StreamObserver<EBPFProfilingData>, Profil
   @Override
   public void onNext(EBPFProfilingData message) {
     metrics.message();
-    ProfilingIntake.Rejection r = intake.accept(message);
+    Rejection r = intake.accept(message);
     if (r != null) {
       metrics.rejected(r.reason(), 1);
-      problem(r.message());
+      problem(r.detail());
     }
   }
 

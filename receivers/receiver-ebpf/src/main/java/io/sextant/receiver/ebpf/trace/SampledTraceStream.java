@@ -6,6 +6,7 @@ import io.grpc.stub.StreamObserver;
 import io.sextant.api.receiver.RecordWriter;
 import io.sextant.api.storage.StoredRecord;
 import io.sextant.receiver.common.ReceiverMetrics;
+import io.sextant.receiver.common.Rejections;
 import io.sextant.receiver.ebpf.BlockingCalls;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -46,8 +47,7 @@ final class SampledTraceStream implements StreamObserver<LogData> {
   private final List<StoredRecord> samples = new ArrayList<>();
   private long received;
   private long ignored;
-  private long rejected;
-  private String firstProblem;
+  private final Rejections rejections;
   private boolean done;
 
   SampledTraceStream(SampledTraceParser parser, RecordWriter records, BlockingCalls calls, ReceiverMetrics metrics,
@@ -56,6 +56,7 @@ final class SampledTraceStream implements StreamObserver<LogData> {
     this.records = records;
     this.calls = calls;
     this.metrics = metrics;
+    this.rejections = new Rejections(metrics);
     this.clock = clock;
     this.maxSamples = maxSamples;
     this.response = response;
@@ -84,11 +85,7 @@ final class SampledTraceStream implements StreamObserver<LogData> {
   }
 
   private void reject(String reason, String detail) {
-    rejected++;
-    metrics.rejected(reason, 1);
-    if (firstProblem == null) {
-      firstProblem = reason + ": " + detail;
-    }
+    rejections.add(reason, detail, 1);
   }
 
   @Override
@@ -134,9 +131,9 @@ final class SampledTraceStream implements StreamObserver<LogData> {
   /** The answer once the samples are stored: OK, or a status naming what was not kept. */
   private Commands outcome() {
     String stored = samples.size() + " sampled traces of this stream were stored";
-    if (rejected > 0) {
-      throw Status.INVALID_ARGUMENT.withDescription("rejected " + rejected + " of " + (received - ignored)
-          + " sampled traces; first: " + firstProblem + "; " + stored + ignoredNote()).asRuntimeException();
+    if (rejections.count() > 0) {
+      throw Status.INVALID_ARGUMENT.withDescription(rejections.summary(received - ignored, "sampled traces") + "; "
+          + stored + ignoredNote()).asRuntimeException();
     }
     if (ignored > 0) {
       throw Status.UNIMPLEMENTED.withDescription(ignored + " of " + received + " logs ignored: " + OUT_OF_SCOPE
