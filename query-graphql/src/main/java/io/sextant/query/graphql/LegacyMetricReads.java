@@ -184,7 +184,7 @@ final class LegacyMetricReads {
   List<Map<String, Object>> sorted(String name, String parentService, Boolean normal, int topN,
       boolean ascending, List<Long> buckets, Step step) {
     MetricDefinition def = regular(name, "sortMetrics");
-    if (def.scope() != Scope.SERVICE && def.scope() != Scope.SERVICE_INSTANCE && def.scope() != Scope.ENDPOINT) {
+    if (!sortable(def.scope())) {
       throw new IllegalArgumentException("metric '" + name + "' is a " + scopeName(def.scope())
           + " metric: sorting accepts only Service, ServiceInstance and Endpoint metrics");
     }
@@ -206,6 +206,14 @@ final class LegacyMetricReads {
     return out;
   }
 
+  private static boolean sortable(Scope scope) {
+    return switch (scope) {
+      case SERVICE, SERVICE_INSTANCE, ENDPOINT -> true;
+      case SERVICE_RELATION, SERVICE_INSTANCE_RELATION, PROCESS, PROCESS_RELATION -> false;
+    };
+  }
+
+  /** Only sortable kinds come here. */
   private static String displayName(Scope scope, String id, boolean global) {
     if (scope == Scope.SERVICE) {
       return EntityIds.parseServiceId(id).name();

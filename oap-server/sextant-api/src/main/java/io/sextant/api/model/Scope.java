@@ -22,4 +22,12 @@ public enum Scope {
       case SERVICE, SERVICE_INSTANCE, ENDPOINT, PROCESS -> false;
     };
   }
+
+  /** Rover's kinds: ids are SkyWalking's process hashes, and no metadata is derived from their metrics. */
+  public boolean isProcess() {
+    return switch (this) {
+      case PROCESS, PROCESS_RELATION -> true;
+      case SERVICE, SERVICE_INSTANCE, ENDPOINT, SERVICE_RELATION, SERVICE_INSTANCE_RELATION -> false;
+    };
+  }
 }

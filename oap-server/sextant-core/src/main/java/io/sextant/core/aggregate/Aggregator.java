@@ -164,7 +164,7 @@ public final class Aggregator implements RecordSink {
         if (acc == null) {
           acc = created;
           openAccumulators.incrementAndGet();
-          if (scope != Scope.ENDPOINT && known.add(id)) {
+          if (tellsNewcomers(scope) && known.add(id)) {
             newcomer();
           }
           if (slot.retired && discard(map, created)) {
@@ -193,6 +193,14 @@ public final class Aggregator implements RecordSink {
       // Sealed by a flush that closed this minute: start a new accumulator for the late record.
       slot = slot(slot.minute);
     }
+  }
+
+  /** Endpoints come and go with URLs: a new one is not a new entity worth an early collection. */
+  private static boolean tellsNewcomers(Scope scope) {
+    return switch (scope) {
+      case ENDPOINT -> false;
+      case SERVICE, SERVICE_INSTANCE, SERVICE_RELATION, SERVICE_INSTANCE_RELATION, PROCESS, PROCESS_RELATION -> true;
+    };
   }
 
   private void newcomer() {

@@ -34,7 +34,7 @@ public final class ProcessDispatcher implements Dispatcher<ProcessSampleRecord> 
   }
 
   private static String baseId(ProcessSampleRecord r) {
-    return r.scope() == Scope.PROCESS_RELATION
+    return r.scope().isRelation()
         ? ProcessIds.relationId(r.clientProcessId(), r.serverProcessId())
         : r.clientProcessId();
   }

@@ -218,6 +218,7 @@ public final class MetricQueries implements SeriesSource {
     if (def.scope().isRelation()) {
       throw new MqeException("top_n is not supported for relation metric '" + metric + "'");
     }
+    // A parent service narrows the ranking of its instances and endpoints; services rank among all.
     String onlyService = def.scope() != Scope.SERVICE && entity.serviceName() != null
         ? EntityIds.serviceId(entity.serviceName(), entity.normal() == null || entity.normal())
         : null;
@@ -234,7 +235,7 @@ public final class MetricQueries implements SeriesSource {
       if (id.indexOf('|') >= 0) {
         return; // one label value of a data-labelled metric, not an entity of its own
       }
-      String serviceId = def.scope() == Scope.SERVICE ? id : EntityIds.parseChildId(id).serviceId();
+      String serviceId = serviceIdOf(def, id);
       if (onlyService != null && !onlyService.equals(serviceId)) {
         return;
       }
@@ -279,7 +280,22 @@ public final class MetricQueries implements SeriesSource {
   }
 
   private static String displayName(Scope scope, String id) {
-    return scope == Scope.SERVICE ? EntityIds.parseServiceId(id).name() : EntityIds.parseChildId(id).name();
+    return switch (scope) {
+      case SERVICE -> EntityIds.parseServiceId(id).name();
+      case SERVICE_INSTANCE, ENDPOINT -> EntityIds.parseChildId(id).name();
+      case PROCESS, SERVICE_RELATION, SERVICE_INSTANCE_RELATION, PROCESS_RELATION ->
+          throw new MqeException("top_n is not supported for " + scope + " metrics");
+    };
+  }
+
+  /** The service a ranked entity belongs to, read from its id (a process id is a hash: it says none). */
+  private static String serviceIdOf(MetricDefinition def, String id) {
+    return switch (def.scope()) {
+      case SERVICE -> id;
+      case SERVICE_INSTANCE, ENDPOINT -> EntityIds.parseChildId(id).serviceId();
+      case PROCESS, SERVICE_RELATION, SERVICE_INSTANCE_RELATION, PROCESS_RELATION ->
+          throw new MqeException("top_n is not supported for " + def.scope() + " metric '" + def.name() + "'");
+    };
   }
 
   /** The metric's definition; an error naming it when Sextant has no such metric. */

@@ -33,7 +33,7 @@ public final class EntityRegistry {
   public void describe(Snapshot s, EntitySink out) {
     EntityRef e = s.entity();
     long minute = s.minuteBucket();
-    if (e.scope() == Scope.PROCESS || e.scope() == Scope.PROCESS_RELATION) {
+    if (e.scope().isProcess()) {
       describeProcess(s, out);
       return;
     }
@@ -90,7 +90,7 @@ public final class EntityRegistry {
    */
   private void describeProcess(Snapshot s, EntitySink out) {
     EntityRef e = s.entity();
-    if (e.scope() != Scope.PROCESS_RELATION) {
+    if (!e.scope().isRelation()) {
       return;
     }
     String component = e.attributes().getOrDefault(EntityRef.COMPONENT, Components.UNKNOWN);

@@ -43,7 +43,7 @@ final class ListingRule {
   }
 
   private static boolean isRelation(Scope scope) {
-    return scope == Scope.SERVICE_RELATION || scope == Scope.SERVICE_INSTANCE_RELATION;
+    return scope.isRelation() && !scope.isProcess();
   }
 
   private static boolean reportedBySample(Snapshot s, DetectPoint side) {

@@ -9,7 +9,6 @@ import io.sextant.api.metric.RoverMeterRules.Rule;
 import io.sextant.api.model.DetectPoint;
 import io.sextant.api.model.Layer;
 import io.sextant.api.model.ProcessSampleRecord;
-import io.sextant.api.model.Scope;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -203,7 +202,7 @@ public final class RoverMeterEngine {
         return null;
       }
     }
-    if (rule.scope() == Scope.PROCESS) {
+    if (!rule.scope().isRelation()) {
       if (l.processName.isEmpty()) {
         out.refuse("missing_label", rule.meter() + " needs label process_name", 1);
         return null;
