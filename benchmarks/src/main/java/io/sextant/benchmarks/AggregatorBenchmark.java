@@ -9,7 +9,7 @@ import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.Aggregator;
 import io.sextant.core.aggregate.AggregatorLimits;
 import io.sextant.core.aggregate.Snapshot;
-import io.sextant.core.dispatch.MeshDispatcher;
+import io.sextant.core.dispatch.RecordKindDispatcher;
 import io.sextant.core.flush.Flusher;
 import io.sextant.core.flush.FlusherConfig;
 import io.sextant.core.metric.MetricFamilies;
@@ -36,7 +36,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
- * The aggregator's hot path, {@link Aggregator#offerCall}, in steady state (every entity already
+ * The aggregator's hot path, {@link Aggregator#offer}, in steady state (every entity already
  * has its accumulator) for a bookinfo-sized mesh and for 200 services with 5000 endpoints, on one
  * and two threads; and, in {@link Flush}, the cost of one flush of the 5000-endpoint case.
  *
@@ -60,7 +60,7 @@ public class AggregatorBenchmark {
   private CallRecord[] records;
 
   static Aggregator newAggregator() {
-    return new Aggregator(MetricFamilies.catalog(500), new MeshDispatcher(1_000_000),
+    return new Aggregator(MetricFamilies.catalog(500), RecordKindDispatcher.standard(1_000_000),
         new TimeBuckets(ZoneId.of("UTC"), Clock.systemUTC()), new AggregatorLimits(10_000_000, 1440, 10),
         new SimpleMeterRegistry());
   }
@@ -70,7 +70,7 @@ public class AggregatorBenchmark {
     aggregator = newAggregator();
     records = CallRecords.build(CallRecords.topology(shape), RECORDS, System.currentTimeMillis(), 7);
     for (CallRecord r : records) {
-      if (aggregator.offerCall(r) != Admission.ACCEPTED) {
+      if (aggregator.offer(r) != Admission.ACCEPTED) {
         throw new IllegalStateException("the aggregator refused a benchmark record: " + r);
       }
     }
@@ -89,14 +89,14 @@ public class AggregatorBenchmark {
 
   @Benchmark
   @Threads(1)
-  public Admission offerCall(Cursor cursor) {
-    return aggregator.offerCall(records[cursor.next++ & (RECORDS - 1)]);
+  public Admission offer(Cursor cursor) {
+    return aggregator.offer(records[cursor.next++ & (RECORDS - 1)]);
   }
 
   @Benchmark
   @Threads(2)
   public Admission offerCallTwoThreads(Cursor cursor) {
-    return aggregator.offerCall(records[cursor.next++ & (RECORDS - 1)]);
+    return aggregator.offer(records[cursor.next++ & (RECORDS - 1)]);
   }
 
   /**
@@ -147,7 +147,7 @@ public class AggregatorBenchmark {
         buildRecords();
       }
       for (CallRecord r : records) {
-        aggregator.offerCall(r);
+        aggregator.offer(r);
       }
     }
 

@@ -116,7 +116,7 @@ public final class RoverMeterLoad {
     RoverMeterEngine.Output out = new RoverMeterEngine.Output() {
       @Override
       public boolean sample(ProcessSampleRecord sample) {
-        if (aggregator.offerProcessSample(sample) != Admission.ACCEPTED) {
+        if (aggregator.offer(sample) != Admission.ACCEPTED) {
           refused[0]++;
         }
         return true;

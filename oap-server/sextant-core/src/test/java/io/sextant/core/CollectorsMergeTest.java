@@ -12,7 +12,7 @@ import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.Aggregator;
 import io.sextant.core.aggregate.AggregatorLimits;
-import io.sextant.core.dispatch.MeshDispatcher;
+import io.sextant.core.dispatch.RecordKindDispatcher;
 import io.sextant.core.flush.Flusher;
 import io.sextant.core.flush.FlusherConfig;
 import io.sextant.core.metric.MetricCatalog;
@@ -66,14 +66,14 @@ class CollectorsMergeTest {
     List<Aggregator> aggregators = new ArrayList<>();
     List<Flusher> flushers = new ArrayList<>();
     for (int c = 0; c < collectors; c++) {
-      Aggregator a = new Aggregator(catalog, new MeshDispatcher(10_000), buckets,
+      Aggregator a = new Aggregator(catalog, RecordKindDispatcher.standard(10_000), buckets,
           new AggregatorLimits(1_000_000, 60, 10), new SimpleMeterRegistry());
       aggregators.add(a);
       flushers.add(new Flusher(a, storage, buckets, new FlusherConfig(1000, 1000, 0, 1, 64L << 20), "c" + c,
           new SimpleMeterRegistry()));
     }
     for (int i = 0; i < records.size(); i++) {
-      assertThat(aggregators.get(i % collectors).offerCall(records.get(i))).isEqualTo(Admission.ACCEPTED);
+      assertThat(aggregators.get(i % collectors).offer(records.get(i))).isEqualTo(Admission.ACCEPTED);
       if (i % 1000 == 999) {
         flushers.forEach(f -> f.flush(false)); // closes old minutes; later records reopen them
       }

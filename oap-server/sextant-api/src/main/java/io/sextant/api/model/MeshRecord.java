@@ -2,15 +2,13 @@ package io.sextant.api.model;
 
 import java.util.Map;
 
-/** What every normalised record (L7 call or L4 flow) says about who talked to whom, and when. */
-public sealed interface MeshRecord permits CallRecord, FlowRecord, SampleRecord, ProcessSampleRecord {
+/** An observation of traffic between services (L7 call, L4 flow, proxy statistic): who talked to whom. */
+public sealed interface MeshRecord extends Observation permits CallRecord, FlowRecord, SampleRecord {
   /**
    * The caller SkyWalking names for traffic entering the mesh from outside (a gateway whose caller
    * is not a known workload): a relation's source, never a service of its own.
    */
   String UNKNOWN_PEER = "UNKNOWN";
-
-  long startTimeMillis();
 
   String sourceService();
 
@@ -20,16 +18,7 @@ public sealed interface MeshRecord permits CallRecord, FlowRecord, SampleRecord,
 
   String destInstance();
 
-  DetectPoint detectPoint();
-
-  Layer layer();
-
-  /** SkyWalking's TLS mode of the connection: {@code NONE}, {@code TLS}, {@code mTLS}, or empty. */
-  default String tlsMode() {
-    return "";
-  }
-
-  /** The proxy's own latency (mesh telemetry); 0 for kinds that carry none (statistics, Rover's meters). */
+  /** The proxy's own latency (mesh telemetry); 0 for kinds that carry none (flows, statistics). */
   default long internalRequestLatencyNanos() {
     return 0;
   }

@@ -25,25 +25,4 @@ public record ProcessSampleRecord(
     String label,
     long bucket,
     long value)
-    implements MeshRecord {
-
-  @Override
-  public String sourceService() {
-    return service;
-  }
-
-  @Override
-  public String sourceInstance() {
-    return instance;
-  }
-
-  @Override
-  public String destService() {
-    return service;
-  }
-
-  @Override
-  public String destInstance() {
-    return instance;
-  }
-}
+    implements Observation {}

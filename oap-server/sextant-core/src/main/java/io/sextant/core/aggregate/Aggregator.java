@@ -3,10 +3,7 @@ package io.sextant.core.aggregate;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sextant.api.model.CallRecord;
-import io.sextant.api.model.FlowRecord;
-import io.sextant.api.model.MeshRecord;
-import io.sextant.api.model.ProcessSampleRecord;
-import io.sextant.api.model.SampleRecord;
+import io.sextant.api.model.Observation;
 import io.sextant.api.model.Scope;
 import io.sextant.api.receiver.Admission;
 import io.sextant.api.receiver.RecordSink;
@@ -19,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -39,16 +37,14 @@ public final class Aggregator implements RecordSink {
   private final MetricCatalog catalog;
   private final TimeBuckets buckets;
   private final AggregatorLimits limits;
-  private final Dispatcher<MeshRecord> dispatcher;
+  private final Dispatcher<Observation> dispatcher;
   private final ConcurrentHashMap<Long, Slot> slots = new ConcurrentHashMap<>();
   private final AtomicInteger openAccumulators = new AtomicInteger();
   private final AtomicLong sequences = new AtomicLong();
   /** Collections that closed a minute, counted before its slot leaves the map (see {@link #closings}). */
   private final AtomicLong closings = new AtomicLong();
-  private final Counter acceptedCalls;
-  private final Counter acceptedFlows;
-  private final Counter acceptedSamples;
-  private final Counter acceptedProcessSamples;
+  /** Accepted observations by {@link Source}. */
+  private final Counter[] accepted = new Counter[Source.values().length];
   private final Counter rejectedOverloaded;
   private final Counter rejectedTimeRange;
   private volatile Slot lastSlot = new Slot(Long.MIN_VALUE, 0);
@@ -56,17 +52,16 @@ public final class Aggregator implements RecordSink {
   private final Set<String> known = ConcurrentHashMap.newKeySet();
   private final AtomicLong newcomers = new AtomicLong();
 
-  public Aggregator(MetricCatalog catalog, Dispatcher<MeshRecord> dispatcher, TimeBuckets buckets,
+  public Aggregator(MetricCatalog catalog, Dispatcher<Observation> dispatcher, TimeBuckets buckets,
       AggregatorLimits limits, MeterRegistry registry) {
     this.catalog = catalog;
     this.dispatcher = dispatcher;
     this.buckets = buckets;
     this.limits = limits;
-    this.acceptedCalls = Counter.builder("sextant_records_accepted").tag("kind", "call").register(registry);
-    this.acceptedFlows = Counter.builder("sextant_records_accepted").tag("kind", "flow").register(registry);
-    this.acceptedSamples = Counter.builder("sextant_records_accepted").tag("kind", "sample").register(registry);
-    this.acceptedProcessSamples =
-        Counter.builder("sextant_records_accepted").tag("kind", "process_sample").register(registry);
+    for (Source source : Source.values()) {
+      accepted[source.ordinal()] = Counter.builder("sextant_records_accepted")
+          .tag("kind", source.name().toLowerCase(Locale.ROOT)).register(registry);
+    }
     this.rejectedOverloaded =
         Counter.builder("sextant_records_rejected").tag("reason", "overloaded").register(registry);
     this.rejectedTimeRange =
@@ -75,33 +70,16 @@ public final class Aggregator implements RecordSink {
   }
 
   @Override
-  public Admission offerCall(CallRecord call) {
-    return counted(offer(call, Source.CALL), acceptedCalls);
-  }
-
-  @Override
-  public Admission offerSample(SampleRecord sample) {
-    return counted(offer(sample, Source.SAMPLE), acceptedSamples);
-  }
-
-  @Override
-  public Admission offerProcessSample(ProcessSampleRecord sample) {
-    return counted(offer(sample, Source.PROCESS_SAMPLE), acceptedProcessSamples);
-  }
-
-  @Override
-  public Admission offerFlow(FlowRecord flow) {
-    return counted(offer(flow, Source.FLOW), acceptedFlows);
-  }
-
-  private static Admission counted(Admission admission, Counter accepted) {
+  public Admission offer(Observation observation) {
+    Source source = Source.of(observation);
+    Admission admission = offer(observation, source);
     if (admission == Admission.ACCEPTED) {
-      accepted.increment();
+      accepted[source.ordinal()].increment();
     }
     return admission;
   }
 
-  private Admission offer(MeshRecord r, Source source) {
+  private Admission offer(Observation r, Source source) {
     long now = buckets.nowMillis();
     long time = r.startTimeMillis() > 0 ? r.startTimeMillis() : now;
     if (time < now - limits.maxLateMinutes() * 60_000L || time > now + limits.maxFutureMinutes() * 60_000L) {
@@ -122,7 +100,7 @@ public final class Aggregator implements RecordSink {
   }
 
   /** True if every accumulator the record would update is already open (slow path, near the limit). */
-  private boolean allExist(Slot slot, MeshRecord r, Source source) {
+  private boolean allExist(Slot slot, Observation r, Source source) {
     boolean[] all = {true};
     dispatcher.dispatch(r, (scope, id) -> {
       MetricGroup group = catalog.group(source, scope);
@@ -149,7 +127,7 @@ public final class Aggregator implements RecordSink {
     };
   }
 
-  private void add(Slot slot, Source source, Scope scope, String id, MeshRecord r, int protocol, int tls) {
+  private void add(Slot slot, Source source, Scope scope, String id, Observation r, int protocol, int tls) {
     MetricGroup group = catalog.group(source, scope);
     if (group == null) {
       return;

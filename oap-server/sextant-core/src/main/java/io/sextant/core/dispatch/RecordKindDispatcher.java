@@ -1,6 +1,7 @@
 package io.sextant.core.dispatch;
 
 import io.sextant.api.model.MeshRecord;
+import io.sextant.api.model.Observation;
 import io.sextant.api.model.ProcessSampleRecord;
 import io.sextant.api.model.Scope;
 import io.sextant.core.aggregate.Dispatcher;
@@ -11,7 +12,7 @@ import io.sextant.core.aggregate.EntityRef;
  * samples to {@link ProcessDispatcher}, calls, flows and proxy samples to {@link MeshDispatcher}),
  * so each dispatcher stays about one kind of data.
  */
-public final class RecordKindDispatcher implements Dispatcher<MeshRecord> {
+public final class RecordKindDispatcher implements Dispatcher<Observation> {
   private final Dispatcher<MeshRecord> mesh;
   private final Dispatcher<ProcessSampleRecord> processes;
 
@@ -26,18 +27,18 @@ public final class RecordKindDispatcher implements Dispatcher<MeshRecord> {
   }
 
   @Override
-  public void dispatch(MeshRecord record, Target target) {
+  public void dispatch(Observation record, Target target) {
     if (record instanceof ProcessSampleRecord p) {
       processes.dispatch(p, target);
     } else {
-      mesh.dispatch(record, target);
+      mesh.dispatch((MeshRecord) record, target);
     }
   }
 
   @Override
-  public EntityRef entity(Scope scope, String entityId, MeshRecord record) {
+  public EntityRef entity(Scope scope, String entityId, Observation record) {
     return record instanceof ProcessSampleRecord p
         ? processes.entity(scope, entityId, p)
-        : mesh.entity(scope, entityId, record);
+        : mesh.entity(scope, entityId, (MeshRecord) record);
   }
 }

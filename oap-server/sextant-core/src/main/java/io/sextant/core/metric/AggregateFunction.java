@@ -1,6 +1,6 @@
 package io.sextant.core.metric;
 
-import io.sextant.api.model.MeshRecord;
+import io.sextant.api.model.Observation;
 import io.sextant.api.time.Step;
 import java.util.List;
 
@@ -9,7 +9,7 @@ import java.util.List;
  * with {@link #merge} into exactly the state one collector would have built from all the records.
  */
 public interface AggregateFunction {
-  void add(MetricState state, MeshRecord record);
+  void add(MetricState state, Observation record);
 
   void merge(MetricState into, MetricState from);
 

@@ -10,7 +10,7 @@ import static io.sextant.core.metric.Functions.labelledBy;
 import static io.sextant.core.metric.Functions.longAvg;
 import static io.sextant.core.metric.Functions.sum;
 
-import io.sextant.api.model.MeshRecord;
+import io.sextant.api.model.Observation;
 import io.sextant.api.model.SampleRecord;
 import io.sextant.api.model.Scope;
 import java.util.ArrayList;
@@ -25,7 +25,7 @@ import java.util.function.ToLongFunction;
  * service-relation forms.
  */
 public final class EnvoyMetricTable implements MetricTable {
-  private static final ToLongFunction<MeshRecord> VALUE = r -> ((SampleRecord) r).value();
+  private static final ToLongFunction<Observation> VALUE = r -> ((SampleRecord) r).value();
 
   @Override
   public List<MetricDefinition> definitions() {

@@ -1,6 +1,6 @@
 package io.sextant.core.metric;
 
-import io.sextant.api.model.MeshRecord;
+import io.sextant.api.model.Observation;
 import io.sextant.api.time.Step;
 import java.util.List;
 import java.util.function.Predicate;
@@ -18,7 +18,7 @@ public final class Functions {
   public static AggregateFunction cpm() {
     return new AggregateFunction() {
       @Override
-      public void add(MetricState s, MeshRecord r) {
+      public void add(MetricState s, Observation r) {
         s.a++;
       }
 
@@ -40,7 +40,7 @@ public final class Functions {
   }
 
   /** Integer mean of a field. State: a = sum, b = count. */
-  public static AggregateFunction longAvg(ToLongFunction<MeshRecord> field) {
+  public static AggregateFunction longAvg(ToLongFunction<Observation> field) {
     return new SumAndCount(field, "longAvg") {
       @Override
       public Long value(MetricState s, Step step, int label) {
@@ -50,7 +50,7 @@ public final class Functions {
   }
 
   /** Total of a field over the bucket. State: a = sum, b = count (to tell zero from no data). */
-  public static AggregateFunction sum(ToLongFunction<MeshRecord> field) {
+  public static AggregateFunction sum(ToLongFunction<Observation> field) {
     return new SumAndCount(field, "sum") {
       @Override
       public Long value(MetricState s, Step step, int label) {
@@ -87,16 +87,16 @@ public final class Functions {
   }
 
   private abstract static class SumAndCount implements AggregateFunction {
-    private final ToLongFunction<MeshRecord> field;
+    private final ToLongFunction<Observation> field;
     private final String name;
 
-    SumAndCount(ToLongFunction<MeshRecord> field, String name) {
+    SumAndCount(ToLongFunction<Observation> field, String name) {
       this.field = field;
       this.name = name;
     }
 
     @Override
-    public void add(MetricState s, MeshRecord r) {
+    public void add(MetricState s, Observation r) {
       s.a += field.applyAsLong(r);
       s.b++;
     }
@@ -114,10 +114,10 @@ public final class Functions {
   }
 
   /** Share of records matching, 10000 = 100%. State: a = matched, b = total. */
-  public static AggregateFunction percent(Predicate<MeshRecord> condition) {
+  public static AggregateFunction percent(Predicate<Observation> condition) {
     return new AggregateFunction() {
       @Override
-      public void add(MetricState s, MeshRecord r) {
+      public void add(MetricState s, Observation r) {
         if (condition.test(r)) {
           s.a++;
         }
@@ -148,10 +148,10 @@ public final class Functions {
    * by 10000. State: a = satisfied, b = tolerating, c = total.
    */
   public static AggregateFunction apdex(
-      ToLongFunction<MeshRecord> latencyMillis, Predicate<MeshRecord> success, long thresholdMillis) {
+      ToLongFunction<Observation> latencyMillis, Predicate<Observation> success, long thresholdMillis) {
     return new AggregateFunction() {
       @Override
-      public void add(MetricState s, MeshRecord r) {
+      public void add(MetricState s, Observation r) {
         if (success.test(r)) {
           long latency = latencyMillis.applyAsLong(r);
           if (latency <= thresholdMillis) {
@@ -190,7 +190,7 @@ public final class Functions {
   public static AggregateFunction labelledBy(String labelKey, AggregateFunction f) {
     return new AggregateFunction() {
       @Override
-      public void add(MetricState s, MeshRecord r) {
+      public void add(MetricState s, Observation r) {
         f.add(s, r);
       }
 
@@ -223,12 +223,12 @@ public final class Functions {
   }
 
   /** Percentiles p50, p75, p90, p95 and p99 of a field, labelled {@code p}. State: sketch. */
-  public static AggregateFunction percentile(ToLongFunction<MeshRecord> field) {
+  public static AggregateFunction percentile(ToLongFunction<Observation> field) {
     List<String> labels = List.of("50", "75", "90", "95", "99");
     double[] ranks = {0.50, 0.75, 0.90, 0.95, 0.99};
     return new Percentiles(labels, "percentile") {
       @Override
-      public void add(MetricState s, MeshRecord r) {
+      public void add(MetricState s, Observation r) {
         if (s.sketch == null) {
           s.sketch = Sketches.newSketch();
         }
@@ -258,7 +258,7 @@ public final class Functions {
   }
 
   /** SkyWalking's {@code SUM_PER_MIN}: the total divided by the bucket's minutes. State: a = sum, b = count. */
-  public static AggregateFunction sumPerMin(ToLongFunction<MeshRecord> field) {
+  public static AggregateFunction sumPerMin(ToLongFunction<Observation> field) {
     return new SumAndCount(field, "sumPerMin") {
       @Override
       public Long value(MetricState s, Step step, int label) {
@@ -272,13 +272,13 @@ public final class Functions {
    * time ({@code downsampling(SUM)}), labelled {@code p} with the ranks. {@code bucket} gives a
    * record's histogram bucket, {@code count} its count. State: bucket counts.
    */
-  public static AggregateFunction histogramPercentile(List<Integer> ranks, ToLongFunction<MeshRecord> bucket,
-      ToLongFunction<MeshRecord> count) {
+  public static AggregateFunction histogramPercentile(List<Integer> ranks, ToLongFunction<Observation> bucket,
+      ToLongFunction<Observation> count) {
     List<String> labels = ranks.stream().map(String::valueOf).toList();
     int[] rankArray = ranks.stream().mapToInt(Integer::intValue).toArray();
     return new Percentiles(labels, "histogramPercentile") {
       @Override
-      public void add(MetricState s, MeshRecord r) {
+      public void add(MetricState s, Observation r) {
         if (s.buckets == null) {
           s.buckets = new BucketCounts();
         }

@@ -10,6 +10,7 @@ import static io.sextant.core.metric.Functions.sum;
 import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.FlowRecord;
 import io.sextant.api.model.MeshRecord;
+import io.sextant.api.model.Observation;
 import io.sextant.api.model.Scope;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,12 +23,12 @@ import java.util.function.ToLongFunction;
  * names, sources, filters and functions, so dashboards and alarms written for SkyWalking work.
  */
 public final class MeshMetricTable implements MetricTable {
-  private static final ToLongFunction<MeshRecord> LATENCY = r -> ((CallRecord) r).latencyMillis();
-  private static final Predicate<MeshRecord> SUCCESS = r -> ((CallRecord) r).success();
-  private static final ToLongFunction<MeshRecord> REQ_NANOS = MeshRecord::internalRequestLatencyNanos;
-  private static final ToLongFunction<MeshRecord> RESP_NANOS = MeshRecord::internalResponseLatencyNanos;
-  private static final ToLongFunction<MeshRecord> RECEIVED = r -> ((FlowRecord) r).receivedBytes();
-  private static final ToLongFunction<MeshRecord> SENT = r -> ((FlowRecord) r).sentBytes();
+  private static final ToLongFunction<Observation> LATENCY = r -> ((CallRecord) r).latencyMillis();
+  private static final Predicate<Observation> SUCCESS = r -> ((CallRecord) r).success();
+  private static final ToLongFunction<Observation> REQ_NANOS = r -> ((MeshRecord) r).internalRequestLatencyNanos();
+  private static final ToLongFunction<Observation> RESP_NANOS = r -> ((MeshRecord) r).internalResponseLatencyNanos();
+  private static final ToLongFunction<Observation> RECEIVED = r -> ((FlowRecord) r).receivedBytes();
+  private static final ToLongFunction<Observation> SENT = r -> ((FlowRecord) r).sentBytes();
 
   private final long apdexThresholdMillis;
 

@@ -1,6 +1,6 @@
 package io.sextant.core.metric;
 
-import io.sextant.api.model.MeshRecord;
+import io.sextant.api.model.Observation;
 import io.sextant.api.model.ProcessSampleRecord;
 import io.sextant.api.model.SampleRecord;
 import io.sextant.api.model.Scope;
@@ -64,7 +64,7 @@ public final class MetricGroup {
    * Applies one record to every metric of the group whose side filter it passes; a sample is the
    * value of one named metric and feeds only that one (looked up, not tested row by row).
    */
-  public void add(MetricState[] states, MeshRecord record) {
+  public void add(MetricState[] states, Observation record) {
     String named = record instanceof SampleRecord sample ? sample.metric()
         : record instanceof ProcessSampleRecord processSample ? processSample.metric() : null;
     if (named != null) {

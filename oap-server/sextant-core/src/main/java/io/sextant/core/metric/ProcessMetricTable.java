@@ -2,7 +2,7 @@ package io.sextant.core.metric;
 
 import io.sextant.api.metric.RoverMeterRules;
 import io.sextant.api.metric.RoverMeterRules.Rule;
-import io.sextant.api.model.MeshRecord;
+import io.sextant.api.model.Observation;
 import io.sextant.api.model.ProcessSampleRecord;
 import java.util.List;
 import java.util.function.ToLongFunction;
@@ -13,8 +13,8 @@ import java.util.function.ToLongFunction;
  * definition and no definition lacks a rule.
  */
 public final class ProcessMetricTable implements MetricTable {
-  private static final ToLongFunction<MeshRecord> VALUE = r -> ((ProcessSampleRecord) r).value();
-  private static final ToLongFunction<MeshRecord> BUCKET = r -> ((ProcessSampleRecord) r).bucket();
+  private static final ToLongFunction<Observation> VALUE = r -> ((ProcessSampleRecord) r).value();
+  private static final ToLongFunction<Observation> BUCKET = r -> ((ProcessSampleRecord) r).bucket();
 
   @Override
   public List<MetricDefinition> definitions() {

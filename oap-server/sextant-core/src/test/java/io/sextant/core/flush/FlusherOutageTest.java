@@ -18,7 +18,7 @@ import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.Aggregator;
 import io.sextant.core.aggregate.AggregatorLimits;
-import io.sextant.core.dispatch.MeshDispatcher;
+import io.sextant.core.dispatch.RecordKindDispatcher;
 import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricFamilies;
 import io.sextant.core.query.QueryServices;
@@ -45,7 +45,7 @@ class FlusherOutageTest {
   @Test
   void writesWaitForTheStoreAndLoseNothing() {
     FlakyStorage storage = new FlakyStorage();
-    Aggregator aggregator = new Aggregator(catalog, new MeshDispatcher(10_000), buckets,
+    Aggregator aggregator = new Aggregator(catalog, RecordKindDispatcher.standard(10_000), buckets,
         new AggregatorLimits(100_000, 60, 10), new SimpleMeterRegistry());
     Flusher flusher = new Flusher(aggregator, storage, buckets, new FlusherConfig(1000, 1000, 0, 1, 64L << 20), "c",
         new SimpleMeterRegistry());
@@ -77,7 +77,7 @@ class FlusherOutageTest {
 
   private static void offer(Aggregator aggregator, long time, int calls) {
     for (int i = 0; i < calls; i++) {
-      aggregator.offerCall(new CallRecord(time, time + 10, "a", "a-0", "b", "b-0", "GET:/x", 10, 200, true,
+      aggregator.offer(new CallRecord(time, time + 10, "a", "a-0", "b", "b-0", "GET:/x", 10, 200, true,
           CallProtocol.HTTP, DetectPoint.SERVER, "", "", 100, 100, Layer.MESH, Map.of(), Map.of()));
     }
   }

@@ -17,7 +17,7 @@ import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.Aggregator;
 import io.sextant.core.aggregate.AggregatorLimits;
-import io.sextant.core.dispatch.MeshDispatcher;
+import io.sextant.core.dispatch.RecordKindDispatcher;
 import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricDefinition;
 import io.sextant.core.metric.MetricFamilies;
@@ -199,8 +199,8 @@ class FreshMetricsTest {
   }
 
   private Aggregator aggregator() {
-    return new Aggregator(catalog, new MeshDispatcher(10_000), buckets, new AggregatorLimits(100_000, 60, 10),
-        new SimpleMeterRegistry());
+    return new Aggregator(catalog, RecordKindDispatcher.standard(10_000), buckets,
+        new AggregatorLimits(100_000, 60, 10), new SimpleMeterRegistry());
   }
 
   private Flusher flusher(Aggregator aggregator, String id, StorageComponent store) {
@@ -210,7 +210,7 @@ class FreshMetricsTest {
 
   private static void offer(Aggregator aggregator, long time, String server, int calls, int latency) {
     for (int i = 0; i < calls; i++) {
-      aggregator.offerCall(new CallRecord(time, time + latency, "client", "client-0", server, server + "-0",
+      aggregator.offer(new CallRecord(time, time + latency, "client", "client-0", server, server + "-0",
           "GET:/" + (i % 2), latency, i % 4 == 0 ? 500 : 200, i % 4 != 0, CallProtocol.HTTP, DetectPoint.SERVER, "",
           "", 100, 100, Layer.MESH, Map.of(), Map.of()));
     }

@@ -13,7 +13,7 @@ import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.Aggregator;
 import io.sextant.core.aggregate.AggregatorLimits;
-import io.sextant.core.dispatch.MeshDispatcher;
+import io.sextant.core.dispatch.RecordKindDispatcher;
 import io.sextant.core.metric.MetricFamilies;
 import io.sextant.storage.memory.MemoryStorage;
 import io.sextant.storage.memory.MemoryStorageConfig;
@@ -34,8 +34,8 @@ class NewcomersTest {
   private final TimeBuckets buckets = new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC());
   private final MemoryStorage storage = new MemoryStorage(new MemoryStorageConfig(1_000_000));
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-  private final Aggregator aggregator = new Aggregator(MetricFamilies.catalog(100), new MeshDispatcher(10_000),
-      buckets, new AggregatorLimits(100_000, 60, 10), registry);
+  private final Aggregator aggregator = new Aggregator(MetricFamilies.catalog(100),
+      RecordKindDispatcher.standard(10_000), buckets, new AggregatorLimits(100_000, 60, 10), registry);
   private final Flusher flusher =
       new Flusher(aggregator, storage, buckets, new FlusherConfig(60_000, 100, 60_000, 1, 64L << 20), "c", registry);
 
@@ -82,7 +82,7 @@ class NewcomersTest {
 
   private void call(String source, String dest) {
     long now = System.currentTimeMillis();
-    aggregator.offerCall(new CallRecord(now, now + 10, source, source + "-0", dest, dest + "-0", "GET:/x", 10, 200,
+    aggregator.offer(new CallRecord(now, now + 10, source, source + "-0", dest, dest + "-0", "GET:/x", 10, 200,
         true, CallProtocol.HTTP, DetectPoint.SERVER, "", "", 100, 100, Layer.MESH, Map.of(), Map.of()));
   }
 

@@ -1,10 +1,6 @@
 package io.sextant.testkit.receiver;
 
-import io.sextant.api.model.CallRecord;
-import io.sextant.api.model.FlowRecord;
-import io.sextant.api.model.MeshRecord;
-import io.sextant.api.model.ProcessSampleRecord;
-import io.sextant.api.model.SampleRecord;
+import io.sextant.api.model.Observation;
 import io.sextant.api.receiver.Admission;
 import io.sextant.api.receiver.RecordSink;
 import java.util.ArrayList;
@@ -15,7 +11,7 @@ import java.util.List;
  * then be overloaded, or refuse everything as outside the time range. Keeps what it accepted.
  */
 public final class RecordingSink implements RecordSink {
-  private final List<MeshRecord> accepted = new ArrayList<>();
+  private final List<Observation> accepted = new ArrayList<>();
   private int offers;
   private int acceptLimit = Integer.MAX_VALUE;
   private Admission afterLimit = Admission.REJECTED_OVERLOADED;
@@ -34,7 +30,7 @@ public final class RecordingSink implements RecordSink {
     return this;
   }
 
-  public synchronized List<MeshRecord> accepted() {
+  public synchronized List<Observation> accepted() {
     return List.copyOf(accepted);
   }
 
@@ -44,26 +40,7 @@ public final class RecordingSink implements RecordSink {
   }
 
   @Override
-  public Admission offerCall(CallRecord call) {
-    return offer(call);
-  }
-
-  @Override
-  public Admission offerFlow(FlowRecord flow) {
-    return offer(flow);
-  }
-
-  @Override
-  public Admission offerSample(SampleRecord sample) {
-    return offer(sample);
-  }
-
-  @Override
-  public Admission offerProcessSample(ProcessSampleRecord sample) {
-    return offer(sample);
-  }
-
-  private synchronized Admission offer(MeshRecord record) {
+  public synchronized Admission offer(Observation record) {
     offers++;
     if (accepted.size() >= acceptLimit) {
       return afterLimit;

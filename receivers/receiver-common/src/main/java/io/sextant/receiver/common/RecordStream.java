@@ -2,17 +2,14 @@ package io.sextant.receiver.common;
 
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
-import io.sextant.api.model.CallRecord;
-import io.sextant.api.model.FlowRecord;
-import io.sextant.api.model.ProcessSampleRecord;
-import io.sextant.api.model.SampleRecord;
+import io.sextant.api.model.Observation;
 import io.sextant.api.receiver.Admission;
 import io.sextant.api.receiver.RecordSink;
 
 /**
  * The server side of one client-streaming call that turns messages into records for a {@link
  * RecordSink}. A receiver subclasses it per call and implements {@link #handle}, translating a
- * message and calling {@code offer*} for each record and {@link #reject} for each bad one.
+ * message and calling {@link #offer} for each record and {@link #reject} for each bad one.
  *
  * <p>This class owns what every receiver must do alike:
  * <ul>
@@ -64,7 +61,7 @@ public abstract class RecordStream<M, R> implements StreamObserver<M> {
     this.success = success;
   }
 
-  /** Translates one message; returns early when an {@code offer*} answers false. */
+  /** Translates one message; returns early when {@link #offer} answers false. */
   protected abstract void handle(M message);
 
   /**
@@ -92,23 +89,8 @@ public abstract class RecordStream<M, R> implements StreamObserver<M> {
   }
 
   /** False when the stream has just been ended because the sink is full: stop handling. */
-  protected final boolean offerCall(CallRecord call) {
-    return admit(sink.offerCall(call));
-  }
-
-  /** As {@link #offerCall}. */
-  protected final boolean offerFlow(FlowRecord flow) {
-    return admit(sink.offerFlow(flow));
-  }
-
-  /** As {@link #offerCall}. */
-  protected final boolean offerSample(SampleRecord sample) {
-    return admit(sink.offerSample(sample));
-  }
-
-  /** As {@link #offerCall}. */
-  protected final boolean offerProcessSample(ProcessSampleRecord sample) {
-    return admit(sink.offerProcessSample(sample));
+  protected final boolean offer(Observation observation) {
+    return admit(sink.offer(observation));
   }
 
   /**

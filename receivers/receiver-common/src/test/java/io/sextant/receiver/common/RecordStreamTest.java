@@ -31,7 +31,7 @@ class RecordStreamTest {
       for (String w : words) {
         if (!w.equals("ok")) {
           reject("not_ok", "'" + w + "' is not ok", 1);
-        } else if (!offerSample(new SampleRecord(sink.offers(), "", "", "svc", "svc-0", DetectPoint.SERVER,
+        } else if (!offer(new SampleRecord(sink.offers(), "", "", "svc", "svc-0", DetectPoint.SERVER,
             Layer.MESH_DP, "m", "", 1))) {
           return;
         }

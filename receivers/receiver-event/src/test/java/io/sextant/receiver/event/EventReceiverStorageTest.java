@@ -163,17 +163,7 @@ class EventReceiverStorageTest {
   /** The event receiver never offers to the aggregator. */
   private static final class RefusingSink implements RecordSink {
     @Override
-    public io.sextant.api.receiver.Admission offerCall(io.sextant.api.model.CallRecord call) {
-      throw new AssertionError("events are not aggregated");
-    }
-
-    @Override
-    public io.sextant.api.receiver.Admission offerFlow(io.sextant.api.model.FlowRecord flow) {
-      throw new AssertionError("events are not aggregated");
-    }
-
-    @Override
-    public io.sextant.api.receiver.Admission offerSample(io.sextant.api.model.SampleRecord sample) {
+    public io.sextant.api.receiver.Admission offer(io.sextant.api.model.Observation observation) {
       throw new AssertionError("events are not aggregated");
     }
   }

@@ -98,7 +98,7 @@ public final class MeshTelemetryReceiver implements Receiver {
         }
         if (validated instanceof Rejection r) {
           reject(r.reason(), r.detail(), 1);
-        } else if (!(http ? offerCall((CallRecord) validated) : offerFlow((FlowRecord) validated))) {
+        } else if (!(http ? offer((CallRecord) validated) : offer((FlowRecord) validated))) {
           return;
         }
       }

@@ -122,7 +122,7 @@ public final class RoverMeterService {
 
     @Override
     public boolean sample(ProcessSampleRecord sample) {
-      return offerProcessSample(sample);
+      return offer(sample);
     }
 
     @Override

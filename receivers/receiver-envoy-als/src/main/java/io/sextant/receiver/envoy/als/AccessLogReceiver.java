@@ -122,14 +122,14 @@ public final class AccessLogReceiver implements Receiver {
       }
       for (HTTPAccessLogEntry e : message.getHttpLogs().getLogEntryList()) {
         for (CallRecord r : converter.http(e, proxy)) {
-          if (!offerCall(r)) {
+          if (!offer(r)) {
             return;
           }
         }
       }
       for (TCPAccessLogEntry e : message.getTcpLogs().getLogEntryList()) {
         for (FlowRecord r : converter.tcp(e, proxy)) {
-          if (!offerFlow(r)) {
+          if (!offer(r)) {
             return;
           }
         }

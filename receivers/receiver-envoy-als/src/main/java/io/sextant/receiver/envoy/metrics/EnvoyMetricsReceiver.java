@@ -106,7 +106,7 @@ public final class EnvoyMetricsReceiver implements Receiver {
         return;
       }
       for (SampleRecord s : samples(message, self.get(), lastCounters, this::counterNotTracked)) {
-        if (!offerSample(s)) {
+        if (!offer(s)) {
           return;
         }
       }
