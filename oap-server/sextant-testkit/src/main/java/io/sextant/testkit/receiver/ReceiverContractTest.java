@@ -2,25 +2,15 @@ package io.sextant.testkit.receiver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.linecorp.armeria.common.grpc.GrpcSerializationFormats;
-import com.linecorp.armeria.server.Server;
-import com.linecorp.armeria.server.grpc.GrpcService;
-import com.linecorp.armeria.server.grpc.GrpcServiceBuilder;
-import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sextant.api.config.ConfigKey;
-import io.sextant.api.plugin.ReceiverContext;
 import io.sextant.api.plugin.ReceiverFactory;
 import io.sextant.api.receiver.Receiver;
-import io.sextant.testkit.config.KeySettings;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -29,7 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The contract every receiver keeps, checked on a real socket with real protocol messages: the
- * receiver is made by its factory with a {@link RecordingSink}, served by Armeria on an ephemeral
+ * receiver is made by its factory with a {@link RecordingSink} (and {@link InMemoryAgentPorts} for
+ * agents that register processes or poll for work), served by Armeria on an ephemeral
  * port, and a subclass sends messages with a client from the protocol's published classes.
  *
  * <ul>
@@ -58,12 +49,12 @@ public abstract class ReceiverContractTest<M> {
     }
   }
 
-  private static final List<CompletableFuture<?>> stopping = new CopyOnWriteArrayList<>();
-
   protected SimpleMeterRegistry registry;
   protected RecordingSink sink;
+  /** Core's agent ports (process registry, profiling tasks) in memory. */
+  protected InMemoryAgentPorts agents;
   protected Receiver receiver;
-  private Server server;
+  private ServedReceiver served;
   private String uri;
 
   /** The factory under test. */
@@ -93,35 +84,22 @@ public abstract class ReceiverContractTest<M> {
 
   @BeforeEach
   void serve() {
-    registry = new SimpleMeterRegistry();
-    sink = new RecordingSink();
-    ReceiverFactory factory = factory();
-    receiver = factory.create(new ReceiverContext(KeySettings.of(factory.keys(), settings()), sink, registry));
-    receiver.start();
-    GrpcServiceBuilder grpc = GrpcService.builder().supportedSerializationFormats(GrpcSerializationFormats.PROTO);
-    for (ServerServiceDefinition service : receiver.services()) {
-      grpc.addService(service);
-    }
-    server = Server.builder().http(0).service(grpc.build())
-        .gracefulShutdownTimeout(Duration.ZERO, Duration.ZERO) // nothing is in flight after a test
-        .build();
-    server.start().join();
-    uri = "http://127.0.0.1:" + server.activeLocalPort();
+    served = new ServedReceiver(factory(), settings());
+    registry = served.registry;
+    sink = served.sink;
+    agents = served.agents;
+    receiver = served.receiver;
+    uri = served.uri();
   }
 
   @AfterEach
   void stop() {
-    if (server != null) {
-      // Stopping takes Netty's two-second quiet period: let it pass in the background.
-      stopping.add(server.stop());
-    }
-    receiver.close();
+    served.close();
   }
 
   @AfterAll
   static void awaitStopped() {
-    CompletableFuture.allOf(stopping.toArray(new CompletableFuture<?>[0])).join();
-    stopping.clear();
+    ServedReceiver.awaitAllStopped();
   }
 
   @Test
