@@ -15,11 +15,11 @@ import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /** Helpers shared by the wiring classes: argument parsing and turning bad input into clear errors. */
-final class Fetchers {
+public final class Fetchers {
   private Fetchers() {}
 
   /** Wraps a fetcher so that bad arguments become a GraphQL error with the reason, not a stack trace. */
-  static <T> DataFetcher<Object> safe(DataFetcher<T> fetcher) {
+  public static <T> DataFetcher<Object> safe(DataFetcher<T> fetcher) {
     return env -> {
       try {
         return fetcher.get(env);
@@ -34,7 +34,7 @@ final class Fetchers {
    * that their storage reads overlap (graphql-java waits for all of them together); a lone field
    * runs on the calling thread. Errors complete the future, as a synchronous fetcher would throw.
    */
-  static DataFetcher<Object> concurrent(Executor executor, DataFetcher<Object> fetcher) {
+  public static DataFetcher<Object> concurrent(Executor executor, DataFetcher<Object> fetcher) {
     return env -> {
       if (env.getOperationDefinition().getSelectionSet().getSelections().size() < 2) {
         return fetcher.get(env);
@@ -54,7 +54,7 @@ final class Fetchers {
    * graphql-java's reflective property lookup (a cache key string per fetch): topology answers
    * have thousands of such fields.
    */
-  static <S> DataFetcher<Object> field(Function<S, Object> getter) {
+  public static <S> DataFetcher<Object> field(Function<S, Object> getter) {
     return new SourceField<>(getter);
   }
 
@@ -71,12 +71,12 @@ final class Fetchers {
    * empty list or null), and the UI asks so whenever no entity is selected; only a non-empty
    * malformed id is an error.
    */
-  static boolean isEmpty(String id) {
+  public static boolean isEmpty(String id) {
     return id == null || id.isEmpty();
   }
 
   /** Whether a service id selects a service: false when empty, an error when malformed. */
-  static boolean selectsService(String id) {
+  public static boolean selectsService(String id) {
     if (isEmpty(id)) {
       return false;
     }
@@ -85,7 +85,7 @@ final class Fetchers {
   }
 
   /** As {@link #selectsService} for an instance or endpoint id. */
-  static boolean selectsChild(String id) {
+  public static boolean selectsChild(String id) {
     if (isEmpty(id)) {
       return false;
     }
@@ -93,13 +93,13 @@ final class Fetchers {
     return true;
   }
 
-  static DataFetcherResult<Object> error(DataFetchingEnvironment env, String message) {
+  public static DataFetcherResult<Object> error(DataFetchingEnvironment env, String message) {
     return DataFetcherResult.newResult()
         .error(GraphqlErrorBuilder.newError(env).message(message).build())
         .build();
   }
 
-  static QueryDuration duration(DataFetchingEnvironment env, QueryLimits limits) {
+  public static QueryDuration duration(DataFetchingEnvironment env, QueryLimits limits) {
     Map<String, Object> d = env.getArgument("duration");
     if (d == null) {
       throw new IllegalArgumentException("duration is required");

@@ -7,7 +7,7 @@ import java.util.Map;
  * to look elsewhere. Keyed by the schema file the operation comes from; single operations that
  * differ from their file are listed by name.
  */
-final class Refusals {
+public final class Refusals {
   private static final String ALARMS = "Sextant has no alarm rules yet, so it has no alarms to answer with";
   private static final String BROWSER = "browser monitoring is outside Sextant's scope (a service-mesh backend)";
 
@@ -28,7 +28,7 @@ final class Refusals {
   private Refusals() {}
 
   /** The error for an operation nobody wired, from schema file {@code file} (e.g. {@code trace}). */
-  static String message(String operation, String file) {
+  public static String message(String operation, String file) {
     String reason = BY_OPERATION.getOrDefault(operation, BY_FILE.get(file));
     return "operation '" + operation + "' is not supported by Sextant" + (reason != null ? ": " + reason : " yet");
   }

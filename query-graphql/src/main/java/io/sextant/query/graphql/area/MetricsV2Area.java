@@ -1,4 +1,4 @@
-package io.sextant.query.graphql;
+package io.sextant.query.graphql.area;
 
 import static io.sextant.query.graphql.Fetchers.concurrent;
 import static io.sextant.query.graphql.Fetchers.duration;
@@ -9,6 +9,8 @@ import graphql.schema.idl.RuntimeWiring;
 import io.sextant.core.metric.MetricDefinition;
 import io.sextant.core.query.MetricQueries;
 import io.sextant.core.query.QueryDuration;
+import io.sextant.query.graphql.QueryLimits;
+import io.sextant.query.graphql.SchemaArea;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;

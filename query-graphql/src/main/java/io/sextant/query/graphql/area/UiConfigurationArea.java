@@ -1,4 +1,4 @@
-package io.sextant.query.graphql;
+package io.sextant.query.graphql.area;
 
 import static io.sextant.query.graphql.Fetchers.safe;
 
@@ -8,6 +8,7 @@ import io.sextant.core.management.MenuItem;
 import io.sextant.core.management.TemplateChange;
 import io.sextant.core.management.UiMenu;
 import io.sextant.core.management.UiTemplates;
+import io.sextant.query.graphql.SchemaArea;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.sextant.query.graphql;
+package io.sextant.query.graphql.area;
 
 import static io.sextant.query.graphql.Fetchers.duration;
 import static io.sextant.query.graphql.Fetchers.field;
@@ -13,6 +13,9 @@ import io.sextant.core.query.TopologyView.Node;
 import io.sextant.core.query.TopologyView.ProcessNode;
 import io.sextant.core.query.TopologyView.ProcessTopology;
 import io.sextant.core.query.TopologyView.Topology;
+import io.sextant.query.graphql.Fetchers;
+import io.sextant.query.graphql.QueryLimits;
+import io.sextant.query.graphql.SchemaArea;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.sextant.query.graphql;
+package io.sextant.query.graphql.area;
 
 import static io.sextant.query.graphql.Fetchers.duration;
 import static io.sextant.query.graphql.Fetchers.safe;
@@ -10,6 +10,8 @@ import io.sextant.api.id.EntityIds;
 import io.sextant.core.metric.MetricDefinition;
 import io.sextant.core.query.MetricQueries;
 import io.sextant.core.query.QueryDuration;
+import io.sextant.query.graphql.QueryLimits;
+import io.sextant.query.graphql.SchemaArea;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

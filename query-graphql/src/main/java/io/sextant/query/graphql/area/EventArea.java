@@ -1,10 +1,11 @@
-package io.sextant.query.graphql;
+package io.sextant.query.graphql.area;
 
 import static io.sextant.query.graphql.Fetchers.safe;
 
 import graphql.schema.idl.RuntimeWiring;
 import io.sextant.api.event.Event;
 import io.sextant.core.query.EventQueries;
+import io.sextant.query.graphql.SchemaArea;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneId;

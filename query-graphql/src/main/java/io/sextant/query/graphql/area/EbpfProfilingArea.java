@@ -1,4 +1,4 @@
-package io.sextant.query.graphql;
+package io.sextant.query.graphql.area;
 
 import static io.sextant.query.graphql.Fetchers.safe;
 
@@ -15,6 +15,9 @@ import io.sextant.core.profiling.ProfilingServices;
 import io.sextant.core.profiling.ProfilingTaskService;
 import io.sextant.core.profiling.TaskView;
 import io.sextant.core.query.QueryDuration;
+import io.sextant.query.graphql.Fetchers;
+import io.sextant.query.graphql.QueryLimits;
+import io.sextant.query.graphql.SchemaArea;
 import java.time.Clock;
 import java.time.ZoneId;
 import java.util.ArrayList;

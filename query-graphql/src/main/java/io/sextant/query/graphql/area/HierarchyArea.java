@@ -1,4 +1,4 @@
-package io.sextant.query.graphql;
+package io.sextant.query.graphql.area;
 
 import static io.sextant.query.graphql.Fetchers.field;
 import static io.sextant.query.graphql.Fetchers.safe;
@@ -10,6 +10,8 @@ import io.sextant.core.query.HierarchyView.LayerLevel;
 import io.sextant.core.query.HierarchyView.RelatedInstance;
 import io.sextant.core.query.HierarchyView.RelatedService;
 import io.sextant.core.query.HierarchyView.ServiceRelation;
+import io.sextant.query.graphql.Fetchers;
+import io.sextant.query.graphql.SchemaArea;
 import java.util.List;
 import java.util.Map;
 

@@ -1,4 +1,4 @@
-package io.sextant.query.graphql;
+package io.sextant.query.graphql.area;
 
 import io.sextant.api.id.EntityIds;
 import io.sextant.api.model.Scope;

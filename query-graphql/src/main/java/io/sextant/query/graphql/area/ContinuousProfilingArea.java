@@ -1,4 +1,4 @@
-package io.sextant.query.graphql;
+package io.sextant.query.graphql.area;
 
 import static io.sextant.query.graphql.Fetchers.safe;
 
@@ -10,6 +10,7 @@ import io.sextant.core.profiling.continuous.MonitoringInstance;
 import io.sextant.core.profiling.continuous.MonitoringProcess;
 import io.sextant.core.profiling.continuous.PolicySetResult;
 import io.sextant.core.profiling.continuous.PolicyTarget;
+import io.sextant.query.graphql.SchemaArea;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

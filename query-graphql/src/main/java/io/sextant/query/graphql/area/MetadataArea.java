@@ -1,4 +1,4 @@
-package io.sextant.query.graphql;
+package io.sextant.query.graphql.area;
 
 import static io.sextant.query.graphql.Fetchers.duration;
 import static io.sextant.query.graphql.Fetchers.safe;
@@ -10,6 +10,9 @@ import io.sextant.api.storage.InstanceMeta;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.core.query.MetadataQueries;
 import io.sextant.core.query.QueryDuration;
+import io.sextant.query.graphql.Fetchers;
+import io.sextant.query.graphql.QueryLimits;
+import io.sextant.query.graphql.SchemaArea;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.sextant.query.graphql;
+package io.sextant.query.graphql.area;
 
 import static io.sextant.query.graphql.Fetchers.duration;
 import static io.sextant.query.graphql.Fetchers.safe;
@@ -10,6 +10,8 @@ import io.sextant.core.query.QueryDuration;
 import io.sextant.core.query.RecordQueries;
 import io.sextant.core.query.SampledRecord;
 import io.sextant.core.query.mqe.MqeEntity;
+import io.sextant.query.graphql.QueryLimits;
+import io.sextant.query.graphql.SchemaArea;
 import java.time.Clock;
 import java.time.ZoneId;
 import java.util.HashMap;

@@ -1,7 +1,8 @@
-package io.sextant.query.graphql;
+package io.sextant.query.graphql.area;
 
 import graphql.schema.idl.RuntimeWiring;
 import io.sextant.api.component.CheckResult;
+import io.sextant.query.graphql.SchemaArea;
 import java.time.Clock;
 import java.time.ZoneId;
 import java.time.ZoneOffset;

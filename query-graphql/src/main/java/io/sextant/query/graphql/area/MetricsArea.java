@@ -1,4 +1,4 @@
-package io.sextant.query.graphql;
+package io.sextant.query.graphql.area;
 
 import static io.sextant.query.graphql.Fetchers.concurrent;
 import static io.sextant.query.graphql.Fetchers.duration;
@@ -16,6 +16,8 @@ import io.sextant.core.query.mqe.MqeEntity;
 import io.sextant.core.query.mqe.MqeResult;
 import io.sextant.core.query.mqe.MqeSeries;
 import io.sextant.core.query.mqe.MqeValue;
+import io.sextant.query.graphql.QueryLimits;
+import io.sextant.query.graphql.SchemaArea;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.sextant.query.graphql;
+package io.sextant.query.graphql.area;
 
 import static io.sextant.query.graphql.Fetchers.duration;
 import static io.sextant.query.graphql.Fetchers.safe;
@@ -8,6 +8,9 @@ import io.sextant.api.id.EntityIds;
 import io.sextant.api.storage.ProcessMeta;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.query.ProcessQueries;
+import io.sextant.query.graphql.Fetchers;
+import io.sextant.query.graphql.QueryLimits;
+import io.sextant.query.graphql.SchemaArea;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
