@@ -1,0 +1,153 @@
+package io.sextant.server.mesh;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.linecorp.armeria.client.grpc.GrpcClients;
+import io.grpc.Status;
+import io.sextant.api.time.Step;
+import io.sextant.api.time.TimeBuckets;
+import io.sextant.core.query.mqe.MqeEntity;
+import io.sextant.server.testing.TestServer;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.skywalking.apm.network.common.v3.DetectPoint;
+import org.apache.skywalking.apm.network.ebpf.accesslog.v3.EBPFAccessLogMessage;
+import org.apache.skywalking.apm.network.ebpf.accesslog.v3.EBPFAccessLogServiceGrpc;
+import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetric;
+import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetrics;
+import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Malformed and oversized input is refused with a clear status and counted in /metrics, while the
+ * valid records around it are counted exactly.
+ */
+class BadInputIT {
+  private TestServer sextant;
+  private final long time = System.currentTimeMillis();
+
+  @BeforeEach
+  void start() {
+    sextant = new TestServer(Map.of("receiver.mesh.maxRecordsPerMessage", "50", "receiver.mesh.maxStringLength", "64",
+        "server.maxGrpcMessageBytes", "65536"));
+  }
+
+  @AfterEach
+  void stop() {
+    sextant.close();
+  }
+
+  private HTTPServiceMeshMetric.Builder valid() {
+    return HTTPServiceMeshMetric.newBuilder().setStartTime(time).setEndTime(time + 10)
+        .setSourceServiceName("client").setSourceServiceInstance("client-0")
+        .setDestServiceName("server").setDestServiceInstance("server-0").setEndpoint("GET:/")
+        .setLatency(10).setResponseCode(200).setStatus(true).setDetectPoint(DetectPoint.server);
+  }
+
+  private static ServiceMeshMetrics message(HTTPServiceMeshMetric... records) {
+    return ServiceMeshMetrics.newBuilder().setHttpMetrics(HTTPServiceMeshMetrics.newBuilder()
+        .addAllMetrics(List.of(records))).build();
+  }
+
+  private double cpm() {
+    TimeBuckets b = new TimeBuckets(ZoneId.of("UTC"), java.time.Clock.systemUTC());
+    long minute = b.minuteBucket(time);
+    var series = sextant.server.query().metrics().read("service_cpm", Map.of(),
+        new MqeEntity("server", true, null, null, null, null, null, null, null, null), List.of(minute), Step.MINUTE);
+    Double v = series.get(0).values()[0];
+    return v == null ? 0 : v;
+  }
+
+  @Test
+  void malformedRecordsAreRejectedByReasonAndTheStreamGoesOn() throws Exception {
+    List<ServiceMeshMetrics> messages = new ArrayList<>();
+    messages.add(message(valid().build(), valid().build()));
+    messages.add(message(valid().setDestServiceName("").build()));                 // no destination
+    messages.add(message(valid().setEndpoint("x".repeat(65)).build()));             // name too long
+    messages.add(message(valid().setLatency(-5).build()));                          // absurd latency
+    messages.add(message(valid().setDetectPointValue(7).build()));                  // unknown enum value
+    messages.add(ServiceMeshMetrics.getDefaultInstance());                          // empty message
+    List<HTTPServiceMeshMetric> many = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      many.add(valid().build());
+    }
+    messages.add(message(many.toArray(new HTTPServiceMeshMetric[0])));              // over 50 records
+    messages.add(message(valid().build()));
+
+    Status status = sextant.stream(messages);
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(status.getDescription()).isEqualTo(
+        "rejected 105 of 108 records; first: missing_dest_service: destServiceName is required");
+    sextant.flush();
+    assertThat(cpm()).isEqualTo(3);
+    String metrics = sextant.get("/metrics");
+    for (String reason : List.of("missing_dest_service", "string_too_long", "bad_latency", "bad_detect_point",
+        "empty_message")) {
+      assertThat(metrics)
+          .contains("sextant_receiver_records_rejected_total{reason=\"" + reason + "\",receiver=\"mesh\"} 1.0");
+    }
+    assertThat(metrics)
+        .contains("sextant_receiver_records_rejected_total{reason=\"too_many_records\",receiver=\"mesh\"} 100.0");
+    assertThat(metrics).contains("sextant_receiver_records_accepted_total{receiver=\"mesh\"} 3.0");
+  }
+
+  @Test
+  void aMessageOverTheWireLimitEndsTheStreamButKeepsWhatWasAccepted() throws Exception {
+    List<HTTPServiceMeshMetric> huge = new ArrayList<>();
+    for (int i = 0; i < 2000; i++) {
+      huge.add(valid().build());
+    }
+    Status status = sextant.stream(List.of(message(valid().build()),
+        message(huge.toArray(new HTTPServiceMeshMetric[0]))));
+    assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    Thread.sleep(200); // the stream's log completes just after the client sees the status
+    assertThat(sextant.get("/metrics")).contains(
+        "sextant_grpc_streams_total{method=\"skywalking.v3.ServiceMeshMetricService/collect\","
+            + "status=\"RESOURCE_EXHAUSTED\"} 1.0");
+    sextant.flush();
+    assertThat(cpm()).isEqualTo(1);
+    // The collector is still healthy and takes the next stream.
+    assertThat(sextant.stream(List.of(message(valid().build()))).getCode()).isEqualTo(Status.Code.OK);
+    sextant.flush();
+    assertThat(cpm()).isEqualTo(2);
+  }
+
+  @Test
+  void aLongLivedStreamCarriesFarMoreThanOneRequestsWorth() throws Exception {
+    // 20,000 single-record messages (several MB) on one stream, as a sidecar sends over hours.
+    List<ServiceMeshMetrics> messages = new ArrayList<>();
+    for (int i = 0; i < 20_000; i++) {
+      messages.add(message(valid().build()));
+    }
+    assertThat(sextant.stream(messages).getCode()).isEqualTo(Status.Code.OK);
+    sextant.flush();
+    assertThat(cpm()).isEqualTo(20_000);
+  }
+
+  @Test
+  void recordsOutsideTheTimeWindowAreRefused() throws Exception {
+    Status status = sextant.stream(List.of(message(valid().setStartTime(time - 3L * 86_400_000).build(),
+        valid().build())));
+    assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(status.getDescription()).contains("time_range");
+    sextant.flush();
+    assertThat(cpm()).isEqualTo(1);
+  }
+
+  @Test
+  void aCallToAServiceSextantDoesNotServeAnswersUnimplementedAndIsCounted() throws Exception {
+    // Rover calls this when access-log collection is on; Sextant does not serve it.
+    EBPFAccessLogServiceGrpc.EBPFAccessLogServiceStub stub = GrpcClients
+        .builder("http://127.0.0.1:" + sextant.grpcPort).build(EBPFAccessLogServiceGrpc.EBPFAccessLogServiceStub.class);
+    Status status = TestServer.clientStream(stub::collect, List.of(EBPFAccessLogMessage.getDefaultInstance()));
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+    assertThat(status.getDescription()).isEqualTo("Sextant does not serve skywalking.v3.EBPFAccessLogService/collect");
+    assertThat(sextant.get("/metrics")).contains(
+        "sextant_grpc_streams_total{method=\"unserved\",status=\"UNIMPLEMENTED\"} 1.0");
+  }
+}

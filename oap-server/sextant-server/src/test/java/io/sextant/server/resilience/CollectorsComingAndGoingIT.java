@@ -1,0 +1,322 @@
+package io.sextant.server.resilience;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sextant.api.time.Step;
+import io.sextant.api.time.TimeBuckets;
+import io.sextant.server.testing.CollectorProcess;
+import io.sextant.server.testing.RoundRobinMeshClient;
+import io.sextant.server.testing.RoundRobinMeshClient.StreamResult;
+import io.sextant.server.testing.RoundRobinMeshClient.Totals;
+import io.sextant.server.testing.TestServer;
+import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Collectors coming and going under mesh traffic, as Kubernetes does it: real collector processes on
+ * one Elasticsearch, real sidecar-like clients round-robining over their addresses. In every scenario
+ * the GraphQL totals, asked from every live collector, equal exactly what the collectors say they
+ * accepted, and what the clients sent but no collector accepted is measured and bounded by what was in
+ * flight on the streams that failed (exactly what the drain's statuses say was not handled).
+ *
+ * <p>A replacement collector gets a new id, as a Deployment's rollout names its new pods (the chart
+ * uses the pod name); a reused id would be as safe, since partial row ids carry the start stamp too.
+ */
+class CollectorsComingAndGoingIT {
+  @RegisterExtension
+  static final ElasticsearchExtension ES = new ElasticsearchExtension();
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int RECORDS_PER_MESSAGE = 10;
+  private static final int FLUSH_MILLIS = 1000;
+  private static final TimeBuckets BUCKETS = new TimeBuckets(ZoneId.of("UTC"), Clock.systemUTC());
+
+  @Test
+  void rollingUpgradeLosesOnlyWhatWasInFlightOnDrainedStreams() throws Exception {
+    String prefix = "lc-rolling";
+    long from = System.currentTimeMillis();
+    List<CollectorProcess> live = new CopyOnWriteArrayList<>(startAll(prefix, "a-1", "b-1", "c-1"));
+    List<CollectorProcess> gone = new ArrayList<>();
+    Map<String, Long> sigterms = new ConcurrentHashMap<>();
+    try (RoundRobinMeshClient client = client(live)) {
+      Thread.sleep(3000);
+      for (String next : List.of("a-2", "b-2", "c-2")) {
+        // maxSurge 1, maxUnavailable 0: the new pod is ready before the old one is deleted; deleting a pod
+        // takes it out of the endpoints at once and SIGTERMs it.
+        CollectorProcess fresh = CollectorProcess.start(next, env(prefix)).awaitReady();
+        CollectorProcess old = live.get(0);
+        live.add(fresh);
+        live.remove(old);
+        sigterms.put(old.grpcAddress(), System.nanoTime());
+        drain(old);
+        gone.add(old);
+        Thread.sleep(2000);
+      }
+      List<StreamResult> results = client.stop();
+      assertExact("rolling upgrade", live, gone, results, from);
+      // The drain ends a stream right after the readiness period (1 s), not after the grace period.
+      List<Long> endAfterSigterm = results.stream().filter(StreamResult::handledKnown)
+          .map(r -> TimeUnit.NANOSECONDS.toMillis(r.endNanos() - sigterms.get(r.address()))).sorted().toList();
+      System.out.printf("rolling upgrade: drained streams ended %s ms after their collector's SIGTERM%n",
+          endAfterSigterm);
+      assertThat(endAfterSigterm).allMatch(ms -> ms >= 1000 && ms < 6000);
+    } finally {
+      closeAll(live);
+    }
+  }
+
+  @Test
+  void scaleOneToThreeToOne() throws Exception {
+    String prefix = "lc-scale";
+    long from = System.currentTimeMillis();
+    List<CollectorProcess> live = new CopyOnWriteArrayList<>(startAll(prefix, "s-1"));
+    List<CollectorProcess> gone = new ArrayList<>();
+    try (RoundRobinMeshClient client = client(live)) {
+      Thread.sleep(3000);
+      live.addAll(startAll(prefix, "s-2", "s-3"));
+      Thread.sleep(6000); // each sidecar's next stream goes to the next address
+      List<CollectorProcess> leaving = List.copyOf(live.subList(1, 3));
+      live.removeAll(leaving);
+      leaving.forEach(CollectorProcess::terminate); // both at once, as a scale-down deletes its pods
+      for (CollectorProcess c : leaving) {
+        assertThat(c.waitFor(40)).as("%s exits", c.collectorId).isTrue();
+        gone.add(c);
+      }
+      Thread.sleep(2000);
+      List<StreamResult> results = client.stop();
+      assertExact("scale 1 -> 3 -> 1", live, gone, results, from);
+    } finally {
+      closeAll(live);
+    }
+  }
+
+  @Test
+  void killNineLosesAtMostWhatTheKilledCollectorHadNotWritten() throws Exception {
+    String prefix = "lc-kill";
+    long from = System.currentTimeMillis();
+    List<CollectorProcess> live = new CopyOnWriteArrayList<>(startAll(prefix, "k-1", "k-2", "k-3"));
+    CollectorProcess victim = live.get(2);
+    // Warm up: a first run of traffic written and exact on three collectors, so the kill below finds
+    // them in their steady write cycle (the first write of a prefix creates its indices, seconds on a busy
+    // machine).
+    List<StreamResult> warmUp;
+    try (RoundRobinMeshClient client = client(live)) {
+      Thread.sleep(4000);
+      warmUp = client.stop();
+    }
+    long warmUpAccepted = 0;
+    for (CollectorProcess c : live) {
+      warmUpAccepted += c.meshAccepted();
+    }
+    assertThat(awaitTotalFromEvery(live, warmUpAccepted, from)).isEqualTo(warmUpAccepted);
+    List<long[]> scrapes = new CopyOnWriteArrayList<>(); // {nanoTime, accepted}
+    Thread scraper = new Thread(() -> {
+      while (victim.isAlive()) {
+        try {
+          long accepted = victim.meshAccepted();
+          scrapes.add(new long[] {System.nanoTime(), accepted});
+          Thread.sleep(200);
+        } catch (InterruptedException e) {
+          return;
+        } catch (Exception e) {
+          return; // the port is gone
+        }
+      }
+    }, "scraper");
+    scraper.setDaemon(true);
+    scraper.start();
+    try (RoundRobinMeshClient client = client(live)) {
+      Thread.sleep(12_000);
+      live.remove(victim);
+      long kill = System.nanoTime();
+      victim.kill();
+      scraper.join(5000);
+      Thread.sleep(3000);
+      List<StreamResult> results = new ArrayList<>(warmUp);
+      results.addAll(client.stop());
+      Totals totals = Totals.of(results, RECORDS_PER_MESSAGE);
+      long others = 0;
+      for (CollectorProcess c : live) {
+        others += c.meshAccepted();
+      }
+      // What the victim wrote is what the totals hold beyond the survivors' counts.
+      long total = awaitSettledTotal(live, others, from);
+      long writtenByVictim = total - others;
+      // Everything it accepted at least one write cycle (collect + write, each FLUSH_MILLIS, plus the bulk
+      // call) before the kill was written; nothing it did not accept can be.
+      long window = TimeUnit.MILLISECONDS.toNanos(3L * FLUSH_MILLIS + 5000);
+      long surelyWritten = scrapes.stream().filter(s -> s[0] <= kill - window).mapToLong(s -> s[1]).max().orElse(0);
+      long[] last = scrapes.get(scrapes.size() - 1);
+      long sentToVictim = results.stream().filter(r -> r.address().equals(victim.grpcAddress()))
+          .mapToLong(StreamResult::records).sum();
+      long lost = totals.sent() - total;
+      System.out.printf("kill -9: sent %d, in GraphQL %d, lost %d (%.3f%%); survivors accepted %d; victim: sent %d,"
+          + " accepted %d by its last scrape %d ms before the kill, wrote %d (so >= %d accepted but unwritten);"
+          + " in flight on failed streams %d in %d streams%n", totals.sent(), total, lost,
+          100.0 * lost / totals.sent(), others, sentToVictim, last[1], TimeUnit.NANOSECONDS.toMillis(kill - last[0]),
+          writtenByVictim, last[1] - writtenByVictim, totals.inFlightOnFailed(), totals.failedStreams());
+      assertThat(writtenByVictim).as("the survivors' counts are exact and the victim wrote what it had accepted"
+          + " a write cycle before the kill").isBetween(surelyWritten, sentToVictim);
+      // The clients' loss: streams in flight on the victim, and what it acknowledged in its last write cycle.
+      long ackedLate = results.stream().filter(r -> r.ok() && r.address().equals(victim.grpcAddress())
+          && r.endNanos() > kill - window).mapToLong(StreamResult::records).sum();
+      assertThat(lost).isBetween(0L, totals.inFlightOnFailed() + ackedLate);
+    } finally {
+      closeAll(live);
+      victim.close();
+    }
+  }
+
+  /**
+   * The GraphQL totals (asked from every live collector) equal the collectors' own accepted counts (live
+   * ones from /metrics, drained ones from their last log line); the clients' loss is what the drained
+   * streams' statuses say was not handled, plus at most what was in flight on streams without one.
+   */
+  private static void assertExact(String scenario, List<CollectorProcess> live, List<CollectorProcess> gone,
+      List<StreamResult> results, long from) throws Exception {
+    long received = 0;
+    for (CollectorProcess c : live) {
+      received += c.meshAccepted();
+    }
+    for (CollectorProcess c : gone) {
+      received += c.loggedMeshAccepted();
+      assertThat(c.logText()).contains("everything accepted was written");
+    }
+    long total = awaitTotalFromEvery(live, received, from);
+    Totals t = Totals.of(results, RECORDS_PER_MESSAGE);
+    long lost = t.sent() - received;
+    System.out.printf("%s: sent %d in %d streams, acknowledged %d, received by the collectors %d = GraphQL %d;"
+        + " lost %d (%.3f%%); failed streams %d (in flight %d), drained with a handled count %d (loss %d, at most"
+        + " %d per stream), without one: in flight %d%n", scenario, t.sent(), results.size(), t.acknowledged(),
+        received, total, lost, 100.0 * lost / t.sent(), t.failedStreams(), t.inFlightOnFailed(), t.drainedStreams(),
+        t.knownLoss(), t.maxDrainLoss(), t.unknownInFlight());
+    assertThat(total).as("GraphQL totals = the collectors' accepted counts").isEqualTo(received);
+    assertThat(t.acknowledged()).as("acknowledged records are never lost").isLessThanOrEqualTo(received);
+    assertThat(lost).as("lost: what the drain said it had not handled, plus streams that said nothing")
+        .isBetween(t.knownLoss(), t.knownLoss() + t.unknownInFlight());
+  }
+
+  /** Waits until every live collector's GraphQL answers {@code expected}; returns the last total seen. */
+  private static long awaitTotalFromEvery(List<CollectorProcess> live, long expected, long from) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+    List<Long> totals = new ArrayList<>();
+    while (System.nanoTime() < deadline) {
+      totals.clear();
+      for (CollectorProcess c : live) {
+        totals.add(total(c, from));
+      }
+      if (totals.stream().allMatch(x -> x == expected)) {
+        return expected;
+      }
+      Thread.sleep(500);
+    }
+    // Not equal: fail on the first collector's answer, naming all.
+    assertThat(totals).as("GraphQL totals from each live collector").containsOnly(expected);
+    return totals.get(0);
+  }
+
+  /**
+   * Waits until every live collector's GraphQL answers the same total, at least {@code atLeast}, three
+   * times running a second apart (longer than a write cycle); returns it.
+   */
+  private static long awaitSettledTotal(List<CollectorProcess> live, long atLeast, long from) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+    long previous = -1;
+    int same = 0;
+    while (System.nanoTime() < deadline) {
+      List<Long> totals = new ArrayList<>();
+      for (CollectorProcess c : live) {
+        totals.add(total(c, from));
+      }
+      long first = totals.get(0);
+      boolean agreed = first >= atLeast && totals.stream().allMatch(x -> x == first);
+      same = agreed && first == previous ? same + 1 : 0;
+      previous = agreed ? first : -1;
+      if (same >= 2) {
+        return first;
+      }
+      Thread.sleep(1000);
+    }
+    throw new AssertionError("the GraphQL totals did not settle at or above " + atLeast + " in 40 s");
+  }
+
+  /** The sum of {@code service_cpm} over the client's services and the minutes since {@code from}. */
+  private static long total(CollectorProcess c, long from) throws Exception {
+    String start = TimeBuckets.format(BUCKETS.minuteBucket(from - 60_000), Step.MINUTE);
+    String end = TimeBuckets.format(BUCKETS.minuteBucket(System.currentTimeMillis() + 60_000), Step.MINUTE);
+    StringBuilder q = new StringBuilder("{");
+    for (int i = 0; i < RoundRobinMeshClient.SERVICES.size(); i++) {
+      q.append(" s").append(i).append(": execExpression(expression: \"service_cpm\", entity: {serviceName: \"")
+          .append(RoundRobinMeshClient.SERVICES.get(i)).append("\", normal: true}, duration: {start: \"")
+          .append(start).append("\", end: \"").append(end).append("\", step: MINUTE}) { error results { values {")
+          .append(" value } } }");
+    }
+    String body = JSON.writeValueAsString(Map.of("query", q.append(" }").toString()));
+    JsonNode data = JSON.readTree(TestServer.HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+        + c.httpPort + "/graphql")).header("content-type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString()).body())
+        .get("data");
+    long sum = 0;
+    for (int i = 0; i < RoundRobinMeshClient.SERVICES.size(); i++) {
+      JsonNode r = data.get("s" + i);
+      assertThat(r.get("error").isNull()).as(r.toString()).isTrue();
+      for (JsonNode v : r.get("results").get(0).get("values")) {
+        if (!v.get("value").isNull()) {
+          sum += Math.round(Double.parseDouble(v.get("value").asText()));
+        }
+      }
+    }
+    return sum;
+  }
+
+  private static RoundRobinMeshClient client(List<CollectorProcess> live) {
+    // 3 sidecars, up to 50 messages of 10 records a second each (1,500 records/s), a new stream every 4 s
+    // (longer than the drain's readiness period, so the drain ends streams).
+    return new RoundRobinMeshClient(() -> live.stream().map(CollectorProcess::grpcAddress).toList(), 3, 4000,
+        RECORDS_PER_MESSAGE, 20).start();
+  }
+
+  private static void drain(CollectorProcess c) throws InterruptedException {
+    c.terminate();
+    assertThat(c.waitFor(40)).as("%s exits after its drain", c.collectorId).isTrue();
+  }
+
+  private static Map<String, String> env(String prefix) {
+    return CollectorProcess.onElasticsearch(ES.hostAndPort(), prefix, Map.of(
+        "SEXTANT_CORE_FLUSH_INTERVAL_MILLIS", String.valueOf(FLUSH_MILLIS),
+        "SEXTANT_SERVER_DRAIN_READINESS_SECONDS", "1",
+        "SEXTANT_SERVER_SHUTDOWN_GRACE_SECONDS", "1",
+        "SEXTANT_SERVER_DRAIN_TIMEOUT_SECONDS", "20"));
+  }
+
+  /** Starts the collectors at once (a cold JVM takes seconds) and waits until each is ready. */
+  private static List<CollectorProcess> startAll(String prefix, String... ids) throws Exception {
+    List<CollectorProcess> started = new ArrayList<>();
+    for (String id : ids) {
+      started.add(CollectorProcess.start(id, env(prefix)));
+    }
+    for (CollectorProcess c : started) {
+      c.awaitReady();
+    }
+    return started;
+  }
+
+  private static void closeAll(List<CollectorProcess> collectors) {
+    for (CollectorProcess c : collectors) {
+      c.close();
+    }
+  }
+}

@@ -1,0 +1,19 @@
+package io.sextant.server.rover;
+
+import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
+import java.util.Map;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Rover's meters end to end on Elasticsearch: the same assertions as on memory. The process
+ * topology's assertions run once the store keeps processes (they are skipped, not failed, before).
+ */
+class RoverNetworkOnElasticsearchIT extends RoverNetworkEndToEnd {
+  @RegisterExtension
+  static final ElasticsearchExtension ES = new ElasticsearchExtension();
+
+  @Override
+  protected Map<String, String> storage() {
+    return Map.of("storage.selector", "elasticsearch", "storage.elasticsearch.hosts", ES.hostAndPort());
+  }
+}
