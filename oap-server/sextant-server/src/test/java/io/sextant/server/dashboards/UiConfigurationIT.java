@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.grpc.Status;
 import io.sextant.core.management.ShippedTemplate;
 import io.sextant.core.management.ShippedTemplates;
+import io.sextant.server.testing.SextantExtension;
 import io.sextant.server.testing.TestServer;
 import io.sextant.server.testing.UiGraphql;
 import java.util.ArrayList;
@@ -21,9 +22,8 @@ import org.apache.skywalking.apm.network.common.v3.DetectPoint;
 import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetric;
 import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetrics;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** ui-configuration.graphqls over real HTTP, as booster-ui asks: the menu and every template operation. */
 class UiConfigurationIT {
@@ -35,16 +35,11 @@ class UiConfigurationIT {
   static final String MINE = "{\"name\":\"Mine\",\"layer\":\"MESH_DP\",\"entity\":\"ServiceInstance\","
       + "\"isRoot\":false,\"children\":[]}";
   private static final ObjectMapper JSON = new ObjectMapper();
-  private TestServer sextant;
+  @RegisterExtension
+  static final SextantExtension SEXTANT = SextantExtension.perTest(Map.of());
 
-  @BeforeEach
-  void start() {
-    sextant = new TestServer(Map.of());
-  }
-
-  @AfterEach
-  void stop() {
-    sextant.close();
+  private static TestServer sextant() {
+    return SEXTANT.server();
   }
 
   /** The configuration with another dashboard name: an edit a user could make. */
@@ -64,13 +59,13 @@ class UiConfigurationIT {
 
   private List<String> ids() throws Exception {
     List<String> ids = new ArrayList<>();
-    all(sextant).forEach(t -> ids.add(t.get("id").asText()));
+    all(sextant()).forEach(t -> ids.add(t.get("id").asText()));
     return ids;
   }
 
   @Test
   void theMenuIsSkyWalkingsForOurLayersAndActivatesALayerOnceItHasData() throws Exception {
-    JsonNode menu = UiGraphql.data(sextant, UiGraphql.MENU, Map.of()).get("getMenuItems");
+    JsonNode menu = UiGraphql.data(sextant(), UiGraphql.MENU, Map.of()).get("getMenuItems");
     assertThat(menu).hasSize(2);
     JsonNode mesh = menu.get(0);
     assertThat(JSON.writeValueAsString(mesh)).isEqualTo("{\"title\":\"Service Mesh\",\"icon\":\"service_mesh\","
@@ -91,12 +86,12 @@ class UiConfigurationIT {
         .setSourceServiceName("client").setSourceServiceInstance("client-0")
         .setDestServiceName("server").setDestServiceInstance("server-0").setEndpoint("GET:/")
         .setLatency(10).setResponseCode(200).setStatus(true).setDetectPoint(DetectPoint.server).build();
-    assertThat(sextant.stream(List.of(ServiceMeshMetrics.newBuilder()
+    assertThat(sextant().stream(List.of(ServiceMeshMetrics.newBuilder()
         .setHttpMetrics(HTTPServiceMeshMetrics.newBuilder().addMetrics(call)).build())).getCode())
         .isEqualTo(Status.Code.OK);
-    sextant.flush();
+    sextant().flush();
 
-    menu = UiGraphql.data(sextant, UiGraphql.MENU, Map.of()).get("getMenuItems");
+    menu = UiGraphql.data(sextant(), UiGraphql.MENU, Map.of()).get("getMenuItems");
     assertThat(menu.get(0).get("activate").asBoolean()).isTrue();
     List<String> active = new ArrayList<>();
     menu.get(0).get("subItems").forEach(i -> active.add(i.get("layer").asText() + "=" + i.get("activate")));
@@ -106,62 +101,62 @@ class UiConfigurationIT {
 
   @Test
   void shippedDashboardsAreServedExactly() throws Exception {
-    JsonNode shipped = template(sextant, SHIPPED_ID);
+    JsonNode shipped = template(sextant(), SHIPPED_ID);
     assertThat(shipped.get("id").asText()).isEqualTo(SHIPPED_ID);
     assertThat(shipped.get("configuration").asText()).isEqualTo(SHIPPED);
     assertThat(ids()).contains(SHIPPED_ID);
     JsonNode inAll = null;
-    for (JsonNode t : all(sextant)) {
+    for (JsonNode t : all(sextant())) {
       inAll = t.get("id").asText().equals(SHIPPED_ID) ? t : inAll;
     }
     assertThat(JSON.writeValueAsString(inAll)).isEqualTo(JSON.writeValueAsString(shipped));
-    assertThat(UiGraphql.data(sextant, UiGraphql.ONE, Map.of("id", "no-such-template")).get("getTemplate").isNull())
+    assertThat(UiGraphql.data(sextant(), UiGraphql.ONE, Map.of("id", "no-such-template")).get("getTemplate").isNull())
         .isTrue();
   }
 
   @Test
   void addChangeAndDisableAnswerAsSkyWalkingDoes() throws Exception {
-    JsonNode added = add(sextant, MINE);
+    JsonNode added = add(sextant(), MINE);
     assertThat(added.get("status").asBoolean()).isTrue();
     assertThat(added.get("message").isNull()).isTrue();
     String id = added.get("id").asText();
-    assertThat(template(sextant, id).get("configuration").asText()).isEqualTo(MINE);
+    assertThat(template(sextant(), id).get("configuration").asText()).isEqualTo(MINE);
     assertThat(ids()).contains(id, SHIPPED_ID);
 
     String renamed = MINE.replace("Mine", "Renamed");
-    assertThat(JSON.writeValueAsString(change(sextant, id, renamed)))
+    assertThat(JSON.writeValueAsString(change(sextant(), id, renamed)))
         .isEqualTo("{\"id\":\"" + id + "\",\"status\":true,\"message\":null}");
-    assertThat(template(sextant, id).get("configuration").asText()).isEqualTo(renamed);
+    assertThat(template(sextant(), id).get("configuration").asText()).isEqualTo(renamed);
     String editedShipped = renamed(SHIPPED, "My-Mesh-Service");
-    assertThat(change(sextant, SHIPPED_ID, editedShipped).get("status").asBoolean()).isTrue();
-    assertThat(template(sextant, SHIPPED_ID).get("configuration").asText()).isEqualTo(editedShipped);
+    assertThat(change(sextant(), SHIPPED_ID, editedShipped).get("status").asBoolean()).isTrue();
+    assertThat(template(sextant(), SHIPPED_ID).get("configuration").asText()).isEqualTo(editedShipped);
 
-    assertThat(JSON.writeValueAsString(disable(sextant, id)))
+    assertThat(JSON.writeValueAsString(disable(sextant(), id)))
         .isEqualTo("{\"id\":\"" + id + "\",\"status\":true,\"message\":null}");
-    assertThat(template(sextant, id).isNull()).isTrue();
+    assertThat(template(sextant(), id).isNull()).isTrue();
     assertThat(ids()).doesNotContain(id).contains(SHIPPED_ID);
   }
 
   @Test
   void badInputAnswersAFailedStatusWithTheReason() throws Exception {
-    assertThat(JSON.writeValueAsString(change(sextant, "no-such-template", MINE)))
+    assertThat(JSON.writeValueAsString(change(sextant(), "no-such-template", MINE)))
         .isEqualTo("{\"id\":\"no-such-template\",\"status\":false,\"message\":\"Can't find the template\"}");
-    assertThat(JSON.writeValueAsString(disable(sextant, "no-such-template")))
+    assertThat(JSON.writeValueAsString(disable(sextant(), "no-such-template")))
         .isEqualTo("{\"id\":\"no-such-template\",\"status\":false,\"message\":\"Can't find the template\"}");
 
-    JsonNode malformed = change(sextant, SHIPPED_ID, "{\"name\": \"x\",");
+    JsonNode malformed = change(sextant(), SHIPPED_ID, "{\"name\": \"x\",");
     assertThat(malformed.get("status").asBoolean()).isFalse();
     assertThat(malformed.get("id").asText()).isEqualTo(SHIPPED_ID);
     assertThat(malformed.get("message").asText()).startsWith("The configuration is not valid JSON: ");
-    JsonNode noName = add(sextant, "{\"layer\":\"MESH\",\"entity\":\"Service\"}");
+    JsonNode noName = add(sextant(), "{\"layer\":\"MESH\",\"entity\":\"Service\"}");
     assertThat(JSON.writeValueAsString(noName)).isEqualTo("{\"id\":\"\",\"status\":false,\"message\":\"The"
         + " configuration needs a non-empty string 'name': the UI files a dashboard under its layer, entity and"
         + " name\"}");
-    assertThat(template(sextant, SHIPPED_ID).get("configuration").asText()).isEqualTo(SHIPPED);
+    assertThat(template(sextant(), SHIPPED_ID).get("configuration").asText()).isEqualTo(SHIPPED);
     assertThat(ids()).containsExactlyInAnyOrderElementsOf(shippedIds()).contains(SHIPPED_ID);
 
     // A missing required field is refused by the schema, as SkyWalking's graphql-java does.
-    JsonNode missing = UiGraphql.post(sextant, UiGraphql.CHANGE, Map.of("setting", Map.of("id", SHIPPED_ID)));
+    JsonNode missing = UiGraphql.post(sextant(), UiGraphql.CHANGE, Map.of("setting", Map.of("id", SHIPPED_ID)));
     assertThat(missing.get("errors").get(0).get("message").asText()).contains("configuration");
     assertThat(missing.path("data").path("changeTemplate").isMissingNode()
         || missing.path("data").path("changeTemplate").isNull()).isTrue();

@@ -22,6 +22,8 @@ import io.grpc.Status;
 import io.sextant.api.id.EntityIds;
 import io.sextant.server.testing.PlainEnvoy.Addresses;
 import io.sextant.server.testing.TestServer;
+import io.sextant.testkit.poll.Poll;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -85,12 +87,8 @@ class AlsKubernetesEndToEndIT {
     System.setProperty(Config.KUBERNETES_AUTH_TRYSERVICEACCOUNT_SYSTEM_PROPERTY, "false");
     System.setProperty(Config.KUBERNETES_NAMESPACE_SYSTEM_PROPERTY, "default");
     sextant = new TestServer(Map.of("receiver.als.kubernetes.enabled", "true"));
-    long deadline = System.currentTimeMillis() + 20_000;
-    while (!sextant.get("/metrics").contains("sextant_k8s_pods_cached 5.0")
-        && System.currentTimeMillis() < deadline) {
-      Thread.sleep(50);
-    }
-    assertThat(sextant.get("/metrics")).contains("sextant_k8s_pods_cached 5.0");
+    Poll.until("the five pods cached", Duration.ofSeconds(20),
+        () -> sextant.get("/metrics").contains("sextant_k8s_pods_cached 5.0"));
     time = (System.currentTimeMillis() / 60_000 - 3) * 60_000 + 1000;
 
     // The ingress gateway: 4 requests from outside to productpage. Its node id carries reviews-v2's IP.

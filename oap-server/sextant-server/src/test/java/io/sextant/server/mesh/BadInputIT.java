@@ -7,7 +7,10 @@ import io.grpc.Status;
 import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.query.mqe.MqeEntity;
+import io.sextant.server.testing.SextantExtension;
 import io.sextant.server.testing.TestServer;
+import io.sextant.testkit.poll.Poll;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,28 +21,23 @@ import org.apache.skywalking.apm.network.ebpf.accesslog.v3.EBPFAccessLogServiceG
 import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetric;
 import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetrics;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Malformed and oversized input is refused with a clear status and counted in /metrics, while the
  * valid records around it are counted exactly.
  */
 class BadInputIT {
-  private TestServer sextant;
-  private final long time = System.currentTimeMillis();
-
-  @BeforeEach
-  void start() {
-    sextant = new TestServer(Map.of("receiver.mesh.maxRecordsPerMessage", "50", "receiver.mesh.maxStringLength", "64",
+  @RegisterExtension
+  static final SextantExtension SEXTANT = SextantExtension.perTest(Map.of("receiver.mesh.maxRecordsPerMessage",
+      "50", "receiver.mesh.maxStringLength", "64",
         "server.maxGrpcMessageBytes", "65536"));
-  }
 
-  @AfterEach
-  void stop() {
-    sextant.close();
+  private static TestServer sextant() {
+    return SEXTANT.server();
   }
+  private final long time = System.currentTimeMillis();
 
   private HTTPServiceMeshMetric.Builder valid() {
     return HTTPServiceMeshMetric.newBuilder().setStartTime(time).setEndTime(time + 10)
@@ -56,7 +54,7 @@ class BadInputIT {
   private double cpm() {
     TimeBuckets b = new TimeBuckets(ZoneId.of("UTC"), java.time.Clock.systemUTC());
     long minute = b.minuteBucket(time);
-    var series = sextant.server.query().metrics().read("service_cpm", Map.of(),
+    var series = sextant().server.query().metrics().read("service_cpm", Map.of(),
         new MqeEntity("server", true, null, null, null, null, null, null, null, null), List.of(minute), Step.MINUTE);
     Double v = series.get(0).values()[0];
     return v == null ? 0 : v;
@@ -78,14 +76,14 @@ class BadInputIT {
     messages.add(message(many.toArray(new HTTPServiceMeshMetric[0])));              // over 50 records
     messages.add(message(valid().build()));
 
-    Status status = sextant.stream(messages);
+    Status status = sextant().stream(messages);
 
     assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
     assertThat(status.getDescription()).isEqualTo(
         "rejected 105 of 108 records; first: missing_dest_service: destServiceName is required");
-    sextant.flush();
+    sextant().flush();
     assertThat(cpm()).isEqualTo(3);
-    String metrics = sextant.get("/metrics");
+    String metrics = sextant().get("/metrics");
     for (String reason : List.of("missing_dest_service", "string_too_long", "bad_latency", "bad_detect_point",
         "empty_message")) {
       assertThat(metrics)
@@ -102,18 +100,18 @@ class BadInputIT {
     for (int i = 0; i < 2000; i++) {
       huge.add(valid().build());
     }
-    Status status = sextant.stream(List.of(message(valid().build()),
+    Status status = sextant().stream(List.of(message(valid().build()),
         message(huge.toArray(new HTTPServiceMeshMetric[0]))));
     assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
-    Thread.sleep(200); // the stream's log completes just after the client sees the status
-    assertThat(sextant.get("/metrics")).contains(
+    // The stream's count completes just after the client sees the status.
+    Poll.until("the refused stream counted", Duration.ofSeconds(5), () -> sextant().get("/metrics").contains(
         "sextant_grpc_streams_total{method=\"skywalking.v3.ServiceMeshMetricService/collect\","
-            + "status=\"RESOURCE_EXHAUSTED\"} 1.0");
-    sextant.flush();
+            + "status=\"RESOURCE_EXHAUSTED\"} 1.0"));
+    sextant().flush();
     assertThat(cpm()).isEqualTo(1);
     // The collector is still healthy and takes the next stream.
-    assertThat(sextant.stream(List.of(message(valid().build()))).getCode()).isEqualTo(Status.Code.OK);
-    sextant.flush();
+    assertThat(sextant().stream(List.of(message(valid().build()))).getCode()).isEqualTo(Status.Code.OK);
+    sextant().flush();
     assertThat(cpm()).isEqualTo(2);
   }
 
@@ -124,18 +122,18 @@ class BadInputIT {
     for (int i = 0; i < 20_000; i++) {
       messages.add(message(valid().build()));
     }
-    assertThat(sextant.stream(messages).getCode()).isEqualTo(Status.Code.OK);
-    sextant.flush();
+    assertThat(sextant().stream(messages).getCode()).isEqualTo(Status.Code.OK);
+    sextant().flush();
     assertThat(cpm()).isEqualTo(20_000);
   }
 
   @Test
   void recordsOutsideTheTimeWindowAreRefused() throws Exception {
-    Status status = sextant.stream(List.of(message(valid().setStartTime(time - 3L * 86_400_000).build(),
+    Status status = sextant().stream(List.of(message(valid().setStartTime(time - 3L * 86_400_000).build(),
         valid().build())));
     assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
     assertThat(status.getDescription()).contains("time_range");
-    sextant.flush();
+    sextant().flush();
     assertThat(cpm()).isEqualTo(1);
   }
 
@@ -143,11 +141,12 @@ class BadInputIT {
   void aCallToAServiceSextantDoesNotServeAnswersUnimplementedAndIsCounted() throws Exception {
     // Rover calls this when access-log collection is on; Sextant does not serve it.
     EBPFAccessLogServiceGrpc.EBPFAccessLogServiceStub stub = GrpcClients
-        .builder("http://127.0.0.1:" + sextant.grpcPort).build(EBPFAccessLogServiceGrpc.EBPFAccessLogServiceStub.class);
+        .builder("http://127.0.0.1:" +
+            sextant().grpcPort).build(EBPFAccessLogServiceGrpc.EBPFAccessLogServiceStub.class);
     Status status = TestServer.clientStream(stub::collect, List.of(EBPFAccessLogMessage.getDefaultInstance()));
     assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
     assertThat(status.getDescription()).isEqualTo("Sextant does not serve skywalking.v3.EBPFAccessLogService/collect");
-    assertThat(sextant.get("/metrics")).contains(
+    assertThat(sextant().get("/metrics")).contains(
         "sextant_grpc_streams_total{method=\"unserved\",status=\"UNIMPLEMENTED\"} 1.0");
   }
 }

@@ -3,6 +3,7 @@ package io.sextant.server.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sextant.server.testing.SextantExtension;
 import io.sextant.server.testing.TestServer;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -14,10 +15,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The GraphQL depth and complexity limits refuse a request with the reason, over HTTP; every
@@ -26,21 +26,17 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class QueryLimitsIT {
   private static final String DURATION = "{start: \"2026-01-01 1000\", end: \"2026-01-01 1010\", step: MINUTE}";
-  private TestServer sextant;
+  @RegisterExtension
+  static final SextantExtension SEXTANT = SextantExtension.perClass(Map.of("query.maxDepth", "2",
+      "query.maxComplexity", "20"));
 
-  @BeforeAll
-  void start() {
-    sextant = new TestServer(Map.of("query.maxDepth", "2", "query.maxComplexity", "20"));
-  }
-
-  @AfterAll
-  void stop() {
-    sextant.close();
+  private static TestServer sextant() {
+    return SEXTANT.server();
   }
 
   @Test
   void aSelectionDeeperThanTheLimitIsRefused() throws Exception {
-    JsonNode r = sextant.graphql("{ getGlobalTopology(duration: " + DURATION + ") { nodes { id } } }");
+    JsonNode r = sextant().graphql("{ getGlobalTopology(duration: " + DURATION + ") { nodes { id } } }");
     assertThat(r.get("errors").get(0).get("message").asText()).contains("maximum query depth exceeded 3 > 2");
     assertThat(r.path("data").path("getGlobalTopology").isMissingNode() || r.get("data").isNull()).isTrue();
   }
@@ -48,24 +44,24 @@ class QueryLimitsIT {
   @Test
   void moreFieldsThanTheComplexityLimitAreRefused() throws Exception {
     String fields = IntStream.range(0, 21).mapToObj(i -> "v" + i + ": version").collect(Collectors.joining(" "));
-    JsonNode r = sextant.graphql("{ " + fields + " }");
+    JsonNode r = sextant().graphql("{ " + fields + " }");
     assertThat(r.get("errors").get(0).get("message").asText()).contains("maximum query complexity exceeded 21 > 20");
   }
 
   @Test
   void requestsWithinTheLimitsAreAnswered() throws Exception {
     String fields = IntStream.range(0, 20).mapToObj(i -> "v" + i + ": version").collect(Collectors.joining(" "));
-    assertThat(sextant.data("{ " + fields + " }").get("v19").asText()).startsWith("10.1.0");
-    assertThat(sextant.data("{ checkHealth { score } }").get("checkHealth").get("score").asInt()).isZero();
+    assertThat(sextant().data("{ " + fields + " }").get("v19").asText()).startsWith("10.1.0");
+    assertThat(sextant().data("{ checkHealth { score } }").get("checkHealth").get("score").asInt()).isZero();
   }
 
   @Test
   void requestLatencyIsCountedByOutcome() throws Exception {
     Map<String, Double> before = requestCounts();
-    sextant.data("{ version }");
-    sextant.graphql("{ getGlobalTopology(duration: " + DURATION + ") { nodes { id } } }");
+    sextant().data("{ version }");
+    sextant().graphql("{ getGlobalTopology(duration: " + DURATION + ") { nodes { id } } }");
     HttpResponse<String> bad = TestServer.HTTP.send(HttpRequest.newBuilder(
-            URI.create("http://127.0.0.1:" + sextant.httpPort + "/graphql"))
+            URI.create("http://127.0.0.1:" + sextant().httpPort + "/graphql"))
         .POST(HttpRequest.BodyPublishers.ofString("{not json")).build(), HttpResponse.BodyHandlers.ofString());
     assertThat(bad.statusCode()).isEqualTo(400);
     assertThat(bad.body()).contains("request body is not valid JSON");
@@ -79,7 +75,7 @@ class QueryLimitsIT {
   private Map<String, Double> requestCounts() throws Exception {
     Map<String, Double> counts = new HashMap<>();
     Matcher m = Pattern.compile("sextant_graphql_request_duration_seconds_count\\{outcome=\"(\\w+)\",?\\} (\\S+)")
-        .matcher(sextant.get("/metrics"));
+        .matcher(sextant().get("/metrics"));
     while (m.find()) {
       counts.put(m.group(1), Double.parseDouble(m.group(2)));
     }

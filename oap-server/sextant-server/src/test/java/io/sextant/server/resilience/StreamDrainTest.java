@@ -7,7 +7,9 @@ import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.sextant.server.testing.Bookinfo;
 import io.sextant.server.testing.TestServer;
+import io.sextant.testkit.poll.Poll;
 import io.sextant.testkit.receiver.ClientStreams;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -33,11 +35,8 @@ class StreamDrainTest {
         .collect(ClientStreams.endingIn(end));
     messages.forEach(stream::onNext);
     long records = (long) Bookinfo.standard(time).http.size() + Bookinfo.standard(time).tcp.size();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (accepted(sextant) < records && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-    }
-    assertThat(accepted(sextant)).isEqualTo((double) records);
+    assertThat(Poll.until("every record accepted", Duration.ofSeconds(10), () -> accepted(sextant),
+        n -> n >= records)).isEqualTo((double) records);
 
     long stop = System.nanoTime();
     sextant.close();

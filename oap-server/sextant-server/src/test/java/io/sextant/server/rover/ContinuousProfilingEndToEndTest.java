@@ -16,8 +16,11 @@ import io.sextant.api.storage.InstanceMeta;
 import io.sextant.api.storage.ProcessMeta;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.profiling.TaskDocuments;
+import io.sextant.server.testing.SextantExtension;
 import io.sextant.server.testing.TestServer;
+import io.sextant.testkit.poll.Poll;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
@@ -35,10 +38,9 @@ import org.apache.skywalking.apm.network.ebpf.profiling.v3.ContinuousProfilingSe
 import org.apache.skywalking.apm.network.ebpf.profiling.v3.ContinuousProfilingSingleValueCause;
 import org.apache.skywalking.apm.network.ebpf.profiling.v3.ContinuousProfilingTriggeredMonitorType;
 import org.apache.skywalking.apm.network.ebpf.profiling.v3.ContinuousProfilingURICause;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Continuous profiling end to end on the memory store: policies set through real HTTP GraphQL reach a
@@ -53,16 +55,13 @@ class ContinuousProfilingEndToEndTest {
       + "triggeredCount lastTriggerTimestamp";
   /** Keeps runs apart. */
   final String run = UUID.randomUUID().toString().substring(0, 8);
-  TestServer sextant;
+  @RegisterExtension
 
-  @BeforeAll
-  void start() {
-    sextant = new TestServer(Map.of("receiver.ebpf.continuousPolicyCacheSeconds", "1"));
-  }
+       static final SextantExtension SEXTANT =
+           SextantExtension.perClass(Map.of("receiver.ebpf.continuousPolicyCacheSeconds", "1"));
 
-  @AfterAll
-  void stop() {
-    sextant.close();
+  private static TestServer sextant() {
+    return SEXTANT.server();
   }
 
   static ContinuousProfilingServiceGrpc.ContinuousProfilingServiceBlockingStub rover(TestServer server) {
@@ -115,9 +114,9 @@ class ContinuousProfilingEndToEndTest {
     String service = "shop-" + run;
     String serviceId = EntityIds.serviceId(service, true);
 
-    assertThat(setPolicy(sextant, serviceId, POLICY)).isEqualTo(OK);
+    assertThat(setPolicy(sextant(), serviceId, POLICY)).isEqualTo(OK);
 
-    assertThat(targets(sextant, serviceId)).isEqualTo(JSON.readTree("""
+    assertThat(targets(sextant(), serviceId)).isEqualTo(JSON.readTree("""
         [{"type":"ON_CPU","checkItems":[{"type":"PROCESS_CPU","threshold":"80","period":10,"count":3,
            "uriList":null,"uriRegex":null}],"triggeredCount":0,"lastTriggerTimestamp":null},
          {"type":"NETWORK","checkItems":[
@@ -126,7 +125,7 @@ class ContinuousProfilingEndToEndTest {
            {"type":"HTTP_AVG_RESPONSE_TIME","threshold":"200","period":20,"count":5,"uriList":null,
             "uriRegex":"/api/.*"}],"triggeredCount":0,"lastTriggerTimestamp":null}]"""));
 
-    String json = policyJson(poll(sextant, service, ""));
+    String json = policyJson(poll(sextant(), service, ""));
     String uuid = JSON.readTree(json).get(0).get("UUID").asText();
     assertThat(uuid).matches("[0-9a-f]{128}");
     // Exactly the text Rover unmarshals: SkyWalking's field names and order, nulls left out.
@@ -137,26 +136,27 @@ class ContinuousProfilingEndToEndTest {
         + "\"HTTP_AVG_RESPONSE_TIME\":{\"Threshold\":\"200\",\"Period\":20,\"Count\":5,\"URIRegex\":\"/api/.*\"}}}}]");
 
     // Rover now holds the uuid: nothing more to tell it; a service without a policy is not answered.
-    assertThat(poll(sextant, service, uuid, "other-" + run, "").getCommandsList()).isEmpty();
+    assertThat(poll(sextant(), service, uuid, "other-" + run, "").getCommandsList()).isEmpty();
     // Setting the same policy again is no change.
-    assertThat(setPolicy(sextant, serviceId, POLICY)).isEqualTo(OK);
-    assertThat(poll(sextant, service, uuid).getCommandsList()).isEmpty();
+    assertThat(setPolicy(sextant(), serviceId, POLICY)).isEqualTo(OK);
+    assertThat(poll(sextant(), service, uuid).getCommandsList()).isEmpty();
 
-    assertThat(setPolicy(sextant, serviceId, "{targetType: OFF_CPU, checkItems: [{type: PROCESS_THREAD_COUNT, "
+    assertThat(setPolicy(sextant(), serviceId, "{targetType: OFF_CPU, checkItems: [{type: PROCESS_THREAD_COUNT, "
         + "threshold: \"500\", period: 6, count: 6}]}")).isEqualTo(OK);
-    Thread.sleep(1_100); // the configured cache time
-    String changed = policyJson(poll(sextant, service, uuid));
+    // Within the configured cache time (1 s) of the change.
+    String changed = policyJson(Poll.until("the changed policy sent", Duration.ofSeconds(5),
+        () -> poll(sextant(), service, uuid), c -> c.getCommandsCount() > 0));
     String newUuid = JSON.readTree(changed).get(0).get("UUID").asText();
     assertThat(newUuid).isNotEqualTo(uuid).matches("[0-9a-f]{128}");
     assertThat(changed).isEqualTo("[{\"ServiceName\":\"" + service + "\",\"UUID\":\"" + newUuid + "\",\"Profiling\":{"
         + "\"OFF_CPU\":{\"PROCESS_THREAD_COUNT\":{\"Threshold\":\"500\",\"Period\":6,\"Count\":6}}}}]");
-    assertThat(poll(sextant, service, newUuid).getCommandsList()).isEmpty();
+    assertThat(poll(sextant(), service, newUuid).getCommandsList()).isEmpty();
 
     // No targets switches profiling off: Rover is told, with an empty profiling map.
-    assertThat(setPolicy(sextant, serviceId, "")).isEqualTo(OK);
-    assertThat(targets(sextant, serviceId)).isEmpty();
-    Thread.sleep(1_100);
-    String off = policyJson(poll(sextant, service, newUuid));
+    assertThat(setPolicy(sextant(), serviceId, "")).isEqualTo(OK);
+    assertThat(targets(sextant(), serviceId)).isEmpty();
+    String off = policyJson(Poll.until("the switch-off sent", Duration.ofSeconds(5),
+        () -> poll(sextant(), service, newUuid), c -> c.getCommandsCount() > 0));
     assertThat(off).matches("\\[\\{\"ServiceName\":\"" + service + "\",\"UUID\":\"[0-9a-f]{128}\","
         + "\"Profiling\":\\{}}]");
   }
@@ -164,9 +164,9 @@ class ContinuousProfilingEndToEndTest {
   @Test
   void aServiceWhosePolicyIsGoneIsAnsweredWithAnEmptyUuidSoRoverDropsIt() throws Exception {
     String ghost = "ghost-" + run;
-    assertThat(policyJson(poll(sextant, ghost, "a-uuid-rover-still-holds")))
+    assertThat(policyJson(poll(sextant(), ghost, "a-uuid-rover-still-holds")))
         .isEqualTo("[{\"ServiceName\":\"" + ghost + "\",\"UUID\":\"\"}]");
-    assertThat(poll(sextant, ghost, "").getCommandsList()).isEmpty();
+    assertThat(poll(sextant(), ghost, "").getCommandsList()).isEmpty();
   }
 
   @Test
@@ -174,20 +174,20 @@ class ContinuousProfilingEndToEndTest {
     String service = "cart-" + run;
     String serviceId = EntityIds.serviceId(service, true);
     String instanceId = EntityIds.instanceId(serviceId, "cart-1");
-    assertThat(setPolicy(sextant, serviceId, POLICY)).isEqualTo(OK);
+    assertThat(setPolicy(sextant(), serviceId, POLICY)).isEqualTo(OK);
     long minute = new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC()).currentMinuteBucket();
-    sextant.server.storage().metadata().upsertInstances(List.of(new InstanceMeta(instanceId, serviceId, "cart-1",
+    sextant().server.storage().metadata().upsertInstances(List.of(new InstanceMeta(instanceId, serviceId, "cart-1",
         "K8S_SERVICE", Map.of("pod", "cart-1", "namespace", "shop"), minute, minute)));
     String app = ProcessIds.processId(service, "cart-1", "app");
     String envoy = ProcessIds.processId(service, "cart-1", "envoy");
-    sextant.server.storage().metadata().upsertProcesses(List.of(
+    sextant().server.storage().metadata().upsertProcesses(List.of(
         process(app, serviceId, instanceId, "app", "KUBERNETES", minute),
         process(envoy, serviceId, instanceId, "envoy", "KUBERNETES", minute),
         process(ProcessIds.processId(instanceId, ProcessIds.VIRTUAL_REMOTE), serviceId, instanceId,
             ProcessIds.VIRTUAL_REMOTE, "VIRTUAL", minute)));
 
     long before = System.currentTimeMillis();
-    Commands answer = rover(sextant).reportProfilingTask(ContinuousProfilingReport.newBuilder()
+    Commands answer = rover(sextant()).reportProfilingTask(ContinuousProfilingReport.newBuilder()
         .setLayer("K8S_SERVICE").setServiceName(service).setInstanceName("cart-1").setProcessName("app")
         .setDuration(600).setOnCPU(ContinuousOnCPUProfilingTask.getDefaultInstance())
         .addCauses(ContinuousProfilingCause.newBuilder().setType(ContinuousProfilingTriggeredMonitorType.ProcessCPU)
@@ -200,13 +200,13 @@ class ContinuousProfilingEndToEndTest {
     assertThat(command.getArgsList()).extracting(KeyStringValuePair::getKey).containsExactly("SerialNumber", "TaskId");
     String taskId = command.getArgs(1).getValue();
     ProfilingTask task = TaskDocuments.fromDocument(
-        sextant.server.storage().management().get(TaskDocuments.KIND, taskId).orElseThrow());
+        sextant().server.storage().management().get(TaskDocuments.KIND, taskId).orElseThrow());
     assertThat(task.startTime()).isBetween(before, System.currentTimeMillis());
     assertThat(task).isEqualTo(new ProfilingTask(taskId, serviceId, instanceId, app, List.of(), "ON_CPU",
         "CONTINUOUS_PROFILING", task.startTime(), 600, task.startTime(), task.startTime(), "",
         List.of(new ProfilingTask.Cause("PROCESS_CPU", "", "", 80, 93.5))));
 
-    JsonNode targets = targets(sextant, serviceId);
+    JsonNode targets = targets(sextant(), serviceId);
     assertThat(targets.get(0).get("type").asText()).isEqualTo("ON_CPU");
     assertThat(targets.get(0).get("triggeredCount").asInt()).isEqualTo(1);
     assertThat(targets.get(0).get("lastTriggerTimestamp").asLong()).isEqualTo(task.startTime());
@@ -216,7 +216,7 @@ class ContinuousProfilingEndToEndTest {
     String monitoring = "{ queryContinuousProfilingMonitoringInstances(serviceId: \"" + serviceId + "\", target: %s) {"
         + " id name attributes { name value } triggeredCount lastTriggerTimestamp"
         + " processes { id name detectType labels triggeredCount lastTriggerTimestamp } } }";
-    assertThat(sextant.data(monitoring.formatted("ON_CPU")).get("queryContinuousProfilingMonitoringInstances"))
+    assertThat(sextant().data(monitoring.formatted("ON_CPU")).get("queryContinuousProfilingMonitoringInstances"))
         .isEqualTo(JSON.readTree("""
             [{"id":"%s","name":"cart-1","attributes":[{"name":"namespace","value":"shop"},
                {"name":"pod","value":"cart-1"}],"triggeredCount":1,"lastTriggerTimestamp":%d,
@@ -226,7 +226,8 @@ class ContinuousProfilingEndToEndTest {
                {"id":"%s","name":"envoy","detectType":"KUBERNETES","labels":["k8s-service"],"triggeredCount":0,
                 "lastTriggerTimestamp":null}]}]"""
             .formatted(instanceId, task.startTime(), app, task.startTime(), envoy)));
-    JsonNode offCpu = sextant.data(monitoring.formatted("OFF_CPU")).get("queryContinuousProfilingMonitoringInstances");
+    JsonNode offCpu =
+        sextant().data(monitoring.formatted("OFF_CPU")).get("queryContinuousProfilingMonitoringInstances");
     assertThat(offCpu.get(0).get("triggeredCount").asInt()).isZero();
     assertThat(offCpu.get(0).get("processes")).hasSize(2);
   }
@@ -234,7 +235,7 @@ class ContinuousProfilingEndToEndTest {
   @Test
   void aNetworkReportKeepsItsSamplingRegexesAndUriCauses() throws Exception {
     String service = "pay-" + run;
-    Commands answer = rover(sextant).reportProfilingTask(ContinuousProfilingReport.newBuilder()
+    Commands answer = rover(sextant()).reportProfilingTask(ContinuousProfilingReport.newBuilder()
         .setServiceName(service).setInstanceName("pay-1").setProcessName("app").setDuration(60)
         .setNetwork(ContinuousNetworkProfilingTask.newBuilder().addSamplingURIRegexes("/pay/.*"))
         .addCauses(ContinuousProfilingCause.newBuilder()
@@ -242,7 +243,7 @@ class ContinuousProfilingEndToEndTest {
             .setUri(ContinuousProfilingURICause.newBuilder().setPath("/pay/card").setThreshold(10).setCurrent(25)))
         .build());
 
-    ProfilingTask task = TaskDocuments.fromDocument(sextant.server.storage().management()
+    ProfilingTask task = TaskDocuments.fromDocument(sextant().server.storage().management()
         .get(TaskDocuments.KIND, answer.getCommands(0).getArgs(1).getValue()).orElseThrow());
     assertThat(task.targetType()).isEqualTo("NETWORK");
     assertThat(task.processId()).isEqualTo(ProcessIds.processId(service, "pay-1", "app"));
@@ -274,7 +275,7 @@ class ContinuousProfilingEndToEndTest {
     for (int i = 0; i <= 10_000; i++) {
       many.addPolicies(ContinuousProfilingServicePolicyQuery.newBuilder().setServiceName("s" + i));
     }
-    assertThatThrownBy(() -> rover(sextant).queryPolicies(many.build()))
+    assertThatThrownBy(() -> rover(sextant()).queryPolicies(many.build()))
         .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
           assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
           assertThat(e.getStatus().getDescription()).isEqualTo("at most 10000 services per policy query, got 10001");
@@ -285,25 +286,25 @@ class ContinuousProfilingEndToEndTest {
   @Test
   void badPoliciesAreRefusedWithSkyWalkingsReasons() throws Exception {
     String serviceId = EntityIds.serviceId("refused-" + run, true);
-    assertThat(setPolicy(sextant, serviceId, "{targetType: ON_CPU, checkItems: [{type: PROCESS_CPU, "
+    assertThat(setPolicy(sextant(), serviceId, "{targetType: ON_CPU, checkItems: [{type: PROCESS_CPU, "
         + "threshold: \"80\", period: 3, count: 5}]}"))
         .isEqualTo("{\"status\":false,\"errorReason\":\"check PROCESS_CPU in ON_CPU error: count must be small "
             + "than period\"}");
-    assertThat(setPolicy(sextant, serviceId, "{targetType: ON_CPU, checkItems: [{type: PROCESS_CPU, "
+    assertThat(setPolicy(sextant(), serviceId, "{targetType: ON_CPU, checkItems: [{type: PROCESS_CPU, "
         + "threshold: \"101\", period: 5, count: 3}]}"))
         .contains("check PROCESS_CPU in ON_CPU error: the process CPU percent should in [0-100]");
-    assertThat(setPolicy(sextant, serviceId, "{targetType: ON_CPU, checkItems: [{type: SYSTEM_LOAD, "
+    assertThat(setPolicy(sextant(), serviceId, "{targetType: ON_CPU, checkItems: [{type: SYSTEM_LOAD, "
         + "threshold: \"high\", period: 5, count: 3}]}")).contains("check SYSTEM_LOAD in ON_CPU error: parsing "
             + "threshold error");
-    assertThat(setPolicy(sextant, serviceId, "{targetType: OFF_CPU, checkItems: []}, {targetType: OFF_CPU, "
+    assertThat(setPolicy(sextant(), serviceId, "{targetType: OFF_CPU, checkItems: []}, {targetType: OFF_CPU, "
         + "checkItems: []}")).contains("contains multiple same target type: OFF_CPU");
-    assertThat(setPolicy(sextant, "", "")).contains("the service id cannot be empty");
-    assertThat(targets(sextant, serviceId)).isEmpty();
+    assertThat(setPolicy(sextant(), "", "")).contains("the service id cannot be empty");
+    assertThat(targets(sextant(), serviceId)).isEmpty();
   }
 
   private void refused(ContinuousProfilingReport report, String reason, String message) {
     double before = rejected(reason);
-    assertThatThrownBy(() -> rover(sextant).reportProfilingTask(report))
+    assertThatThrownBy(() -> rover(sextant()).reportProfilingTask(report))
         .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
           assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
           assertThat(e.getStatus().getDescription()).isEqualTo(message);
@@ -312,7 +313,7 @@ class ContinuousProfilingEndToEndTest {
   }
 
   private double rejected(String reason) {
-    Counter c = sextant.server.registry().find("sextant_receiver_records_rejected").tag("receiver", "ebpf")
+    Counter c = sextant().server.registry().find("sextant_receiver_records_rejected").tag("receiver", "ebpf")
         .tag("reason", reason).counter();
     return c == null ? 0 : c.count();
   }

@@ -15,6 +15,8 @@ import io.sextant.api.ebpf.ProcessIds;
 import io.sextant.api.id.EntityIds;
 import io.sextant.server.rover.RoverClient.Proc;
 import io.sextant.server.testing.TestServer;
+import io.sextant.testkit.poll.Poll;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -23,7 +25,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.apache.skywalking.apm.network.ebpf.profiling.process.v3.EBPFProcessDownstream;
 import org.apache.skywalking.apm.network.ebpf.profiling.process.v3.EBPFReportProcessDownstream;
 import org.junit.jupiter.api.AfterAll;
@@ -214,13 +215,7 @@ public abstract class RoverProcessesEndToEnd {
 
   /** Waits (45 s at most) until the check holds: what a receiver wrote shows at the store's refresh. */
   public static void await(Check check) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(45);
-    while (!check.done()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("not visible within 45 s");
-      }
-      Thread.sleep(250);
-    }
+    Poll.until("visible", Duration.ofSeconds(45), check::done);
   }
 
   private static void assertDownstream(EBPFProcessDownstream d, Proc p) {
