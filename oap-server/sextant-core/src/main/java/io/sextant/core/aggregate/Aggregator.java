@@ -17,7 +17,6 @@ import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,6 +32,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Aggregator implements RecordSink {
   /** At least as many as can have an accumulator at once, so a steady mesh never churns the set. */
+  /** Entities the newcomer count remembers, at least. */
   private static final int MIN_KNOWN = 100_000;
   private final MetricCatalog catalog;
   private final TimeBuckets buckets;
@@ -48,9 +48,7 @@ public final class Aggregator implements RecordSink {
   private final Counter rejectedOverloaded;
   private final Counter rejectedTimeRange;
   private volatile Slot lastSlot = new Slot(Long.MIN_VALUE, 0);
-  /** Entities other than endpoints that had an accumulator, to tell a newcomer; cleared when full. */
-  private final Set<String> known = ConcurrentHashMap.newKeySet();
-  private final AtomicLong newcomers = new AtomicLong();
+  private final Newcomers newcomers;
 
   public Aggregator(MetricCatalog catalog, Dispatcher<Observation> dispatcher, TimeBuckets buckets,
       AggregatorLimits limits, MeterRegistry registry) {
@@ -58,6 +56,7 @@ public final class Aggregator implements RecordSink {
     this.dispatcher = dispatcher;
     this.buckets = buckets;
     this.limits = limits;
+    this.newcomers = new Newcomers(Math.max(MIN_KNOWN, limits.maxAccumulators()));
     for (Source source : Source.values()) {
       accepted[source.ordinal()] = Counter.builder("sextant_records_accepted")
           .tag("kind", source.name().toLowerCase(Locale.ROOT)).register(registry);
@@ -142,9 +141,7 @@ public final class Aggregator implements RecordSink {
         if (acc == null) {
           acc = created;
           openAccumulators.incrementAndGet();
-          if (tellsNewcomers(scope) && known.add(id)) {
-            newcomer();
-          }
+          newcomers.created(scope, id);
           if (slot.retired && discard(map, created)) {
             // The flusher closed this minute while we inserted: use the minute's next slot.
             slot = slot(slot.minute);
@@ -173,29 +170,9 @@ public final class Aggregator implements RecordSink {
     }
   }
 
-  /** Endpoints come and go with URLs: a new one is not a new entity worth an early collection. */
-  private static boolean tellsNewcomers(Scope scope) {
-    return switch (scope) {
-      case ENDPOINT -> false;
-      case SERVICE, SERVICE_INSTANCE, SERVICE_RELATION, SERVICE_INSTANCE_RELATION, PROCESS, PROCESS_RELATION -> true;
-    };
-  }
-
-  private void newcomer() {
-    if (known.size() > Math.max(MIN_KNOWN, limits.maxAccumulators())) {
-      known.clear(); // forgetting only brings a collection forward once more
-    }
-    newcomers.incrementAndGet();
-  }
-
-  /**
-   * How many services, instances and relations (endpoints are left out: there are many, and a
-   * list of them is searched, not watched) got their first accumulator so far. The flusher writes
-   * soon after this grows, so a new node or edge shows in a topology within seconds, not at the
-   * next interval.
-   */
+  /** How many services, instances and relations got their first accumulator so far ({@link Newcomers}). */
   public long newcomers() {
-    return newcomers.get();
+    return newcomers.count();
   }
 
   /** Takes back an accumulator inserted into a retired slot, unless the flusher already owns it. */
