@@ -21,16 +21,27 @@ import java.util.function.LongSupplier;
  * minute of the bucket is closed the entry is final: written a last time (at the next due time)
  * and forgotten. A minute closing later into a forgotten bucket starts a new partial (new
  * sequence), which queries merge.
+ *
+ * <p>Memory does not grow with the entities seen in a day: past {@code maxHeld} entries, every
+ * entry without an open minute is written and forgotten at once, final or not (its later minutes
+ * start a new partial, which costs a document, not a count). Entries with open minutes are bounded
+ * by the aggregator's open accumulators.
  */
 final class Rollups {
-  /** Entries held before final ones are written without waiting for the due time (memory). */
+  /** Entries held before idle ones are written and forgotten without waiting (memory). */
   static final int MAX_HELD = 20_000;
   private final Step step;
+  private final int maxHeld;
   private final LongSupplier sequences;
   private final Map<Key, Entry> entries = new HashMap<>();
 
   Rollups(Step step, LongSupplier sequences) {
+    this(step, sequences, MAX_HELD);
+  }
+
+  Rollups(Step step, LongSupplier sequences, int maxHeld) {
     this.step = step;
+    this.maxHeld = maxHeld;
     this.sequences = sequences;
   }
 
@@ -57,23 +68,30 @@ final class Rollups {
    * the final ones (bucket before {@code finalBefore}, every minute closed). A final entry waits
    * for the next due time rather than being written at once: a client replaying past hours closes
    * their minutes every collection, and each write of a forgotten entry is a new partial. Past
-   * {@link #MAX_HELD} entries, final ones are written and forgotten at once.
+   * {@code maxHeld} entries, every entry without open minutes is written and forgotten at once.
    */
   List<Rollup> drain(long finalBefore, boolean closeAll, boolean due) {
-    boolean flushFinal = due || closeAll || entries.size() > MAX_HELD;
+    boolean over = entries.size() > maxHeld;
+    boolean flushFinal = due || closeAll || over;
     List<Rollup> out = new ArrayList<>();
     for (Iterator<Entry> it = entries.values().iterator(); it.hasNext(); ) {
       Entry e = it.next();
-      boolean last = (closeAll || e.bucket < finalBefore) && e.open.isEmpty();
-      if (e.dirty && (due || closeAll || (last && flushFinal))) {
+      boolean idle = e.open.isEmpty();
+      boolean last = (closeAll || e.bucket < finalBefore) && idle;
+      boolean forget = (last && flushFinal) || (over && idle);
+      if (e.dirty && (due || closeAll || forget)) {
         e.dirty = false;
         out.add(new Rollup(e.group, e.entity, e.bucket, e.sequence, e.current()));
       }
-      if (last && flushFinal) {
+      if (forget) {
         it.remove();
       }
     }
     return out;
+  }
+
+  int held() {
+    return entries.size();
   }
 
   Step step() {
