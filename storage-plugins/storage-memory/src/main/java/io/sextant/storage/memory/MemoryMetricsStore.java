@@ -17,17 +17,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * Partials indexed by metric, then (entity, step), then bucket. A series is a small locked tree of
  * buckets, each holding the partials of its writers in an array (nearly always one), because most
  * series have few buckets and a concurrent map per bucket would cost more than the data. Over
- * {@code maxPartials}, the oldest minute buckets are evicted first (then hours, then days), and
- * every eviction is counted.
+ * {@code maxPartials} partials or {@code maxBytes} of heap (partials differ in size by their
+ * sketches, so a count alone does not bound memory), the oldest minute buckets are evicted first
+ * (then hours, then days), and every eviction is counted.
  */
 final class MemoryMetricsStore implements MetricsStore {
   private final ConcurrentHashMap<String, ConcurrentHashMap<SeriesKey, Series>> byMetric = new ConcurrentHashMap<>();
   private final AtomicLong size = new AtomicLong();
+  private final AtomicLong bytes = new AtomicLong();
   private final AtomicLong evicted = new AtomicLong();
   private final int maxPartials;
+  private final long maxBytes;
 
-  MemoryMetricsStore(int maxPartials) {
+  MemoryMetricsStore(int maxPartials, long maxBytes) {
     this.maxPartials = maxPartials;
+    this.maxBytes = maxBytes;
   }
 
   @Override
@@ -37,18 +41,26 @@ final class MemoryMetricsStore implements MetricsStore {
         put(p);
       }
     }
-    if (size.get() > maxPartials) {
+    if (over()) {
       evictOldest();
     }
+  }
+
+  private boolean over() {
+    return size.get() > maxPartials || bytes.get() > maxBytes;
+  }
+
+  /** Approximate heap bytes one held partial costs: the record, its arrays, its tree entry. */
+  static long weight(MetricPartial p) {
+    return 160 + 2L * p.entityId().length() + 8L * p.values().length
+        + (p.sketch() == null ? 0 : 16 + p.sketch().length);
   }
 
   private void put(MetricPartial p) {
     Series series = byMetric
         .computeIfAbsent(p.metric(), m -> new ConcurrentHashMap<>())
         .computeIfAbsent(new SeriesKey(p.entityId(), p.step()), k -> new Series());
-    if (series.put(p)) {
-      size.incrementAndGet();
-    }
+    series.put(p, size, bytes);
   }
 
   @Override
@@ -83,7 +95,7 @@ final class MemoryMetricsStore implements MetricsStore {
         case HOUR -> hourBefore;
         case DAY -> dayBefore;
       };
-      size.addAndGet(-e.getValue().dropBefore(before));
+      e.getValue().dropBefore(before, size, bytes);
       return e.getValue().isEmpty();
     }));
   }
@@ -91,7 +103,7 @@ final class MemoryMetricsStore implements MetricsStore {
   /** Drops the oldest bucket of the finest step held, repeatedly, until under the bound. */
   private synchronized void evictOldest() {
     for (Step step : Step.values()) {
-      while (size.get() > maxPartials) {
+      while (over()) {
         long oldest = Long.MAX_VALUE;
         for (var series : byMetric.values()) {
           for (var e : series.entrySet()) {
@@ -108,9 +120,7 @@ final class MemoryMetricsStore implements MetricsStore {
           if (e.getKey().step() != step) {
             return false;
           }
-          long dropped = e.getValue().dropBefore(cutoff);
-          size.addAndGet(-dropped);
-          evicted.addAndGet(dropped);
+          evicted.addAndGet(e.getValue().dropBefore(cutoff, size, bytes));
           return e.getValue().isEmpty();
         }));
       }
@@ -125,29 +135,35 @@ final class MemoryMetricsStore implements MetricsStore {
     return size.get();
   }
 
+  long bytes() {
+    return bytes.get();
+  }
+
   private record SeriesKey(String entityId, Step step) {}
 
   /** One entity's buckets of one metric and step. */
   private static final class Series {
     private final TreeMap<Long, MetricPartial[]> buckets = new TreeMap<>();
 
-    /** Stores or replaces (same writer and sequence) a partial; true if it is a new one. */
-    synchronized boolean put(MetricPartial p) {
+    /** Stores or replaces (same writer and sequence) a partial, counting it into the totals. */
+    synchronized void put(MetricPartial p, AtomicLong size, AtomicLong bytes) {
       MetricPartial[] held = buckets.get(p.bucket());
       if (held == null) {
         buckets.put(p.bucket(), new MetricPartial[] {p});
-        return true;
-      }
-      for (int i = 0; i < held.length; i++) {
-        if (held[i].sequence() == p.sequence() && held[i].writerId().equals(p.writerId())) {
-          held[i] = p;
-          return false;
+      } else {
+        for (int i = 0; i < held.length; i++) {
+          if (held[i].sequence() == p.sequence() && held[i].writerId().equals(p.writerId())) {
+            bytes.addAndGet(weight(p) - weight(held[i]));
+            held[i] = p;
+            return;
+          }
         }
+        MetricPartial[] grown = Arrays.copyOf(held, held.length + 1);
+        grown[held.length] = p;
+        buckets.put(p.bucket(), grown);
       }
-      MetricPartial[] grown = Arrays.copyOf(held, held.length + 1);
-      grown[held.length] = p;
-      buckets.put(p.bucket(), grown);
-      return true;
+      size.incrementAndGet();
+      bytes.addAndGet(weight(p));
     }
 
     synchronized void collect(long start, long end, List<MetricPartial> out) {
@@ -156,13 +172,18 @@ final class MemoryMetricsStore implements MetricsStore {
       }
     }
 
-    synchronized long dropBefore(long bucket) {
+    /** Drops the buckets before {@code bucket}, out of the totals; how many partials went. */
+    synchronized long dropBefore(long bucket, AtomicLong size, AtomicLong bytes) {
       var head = buckets.headMap(bucket);
       long dropped = 0;
       for (MetricPartial[] held : head.values()) {
         dropped += held.length;
+        for (MetricPartial p : held) {
+          bytes.addAndGet(-weight(p));
+        }
       }
       head.clear();
+      size.addAndGet(-dropped);
       return dropped;
     }
 

@@ -31,7 +31,7 @@ public final class MemoryStorage implements StorageComponent {
   /** {@code clock} stamps management documents' update times. */
   public MemoryStorage(MemoryStorageConfig config, Clock clock) {
     this.config = config;
-    this.metrics = new MemoryMetricsStore(config.maxPartials());
+    this.metrics = new MemoryMetricsStore(config.maxPartials(), config.maxMetricBytes());
     this.records = new MemoryRecordStore(config.maxRecords());
     this.management = new MemoryManagementStore(config.maxManagementDocuments(), clock);
   }
@@ -89,13 +89,18 @@ public final class MemoryStorage implements StorageComponent {
     metadata.expire(dayBefore * 10_000);
   }
 
-  /** Partials dropped to stay under {@code maxPartials}. */
+  /** Partials dropped to stay under {@code maxPartials} and {@code maxMetricMegabytes}. */
   public long evictedPartials() {
     return metrics.evicted();
   }
 
   public long partialCount() {
     return metrics.size();
+  }
+
+  /** Approximate heap the metric partials take. */
+  public long partialBytes() {
+    return metrics.bytes();
   }
 
   /** Records dropped to stay under {@code maxRecords}. */

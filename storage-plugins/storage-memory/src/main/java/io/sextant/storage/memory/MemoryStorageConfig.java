@@ -7,12 +7,13 @@ import io.sextant.api.config.Settings;
 import java.util.List;
 
 /**
- * Bounds of the in-memory store: how many metric partials, records and management documents it
- * keeps at most, and how long minute, hour and day data and records are kept.
+ * Bounds of the in-memory store: how many metric partials (and how much heap for them: {@code
+ * maxMetricMegabytes}, 0 for a quarter of the JVM's maximum heap), records and management
+ * documents it keeps at most, and how long minute, hour and day data and records are kept.
  */
 public record MemoryStorageConfig(
     int maxPartials, int minuteRetentionMinutes, int hourRetentionHours, int dayRetentionDays,
-    int maxRecords, int recordRetentionMinutes, int maxManagementDocuments) {
+    int maxRecords, int recordRetentionMinutes, int maxManagementDocuments, int maxMetricMegabytes) {
 
   private static final String P = "storage.memory.";
 
@@ -27,17 +28,26 @@ public record MemoryStorageConfig(
           "records held (profiling samples, sampled calls, events); past it the oldest are evicted (counted)"),
       integer(P + "recordRetentionMinutes", 1440, 60, 100_000, "how long records are kept"),
       integer(P + "maxManagementDocuments", 10_000, 10, 1_000_000,
-          "management documents held (UI templates, tasks, policies); past it creating one fails"));
+          "management documents held (UI templates, tasks, policies); past it creating one fails"),
+      integer(P + "maxMetricMegabytes", 0, 0, 1_000_000,
+          "heap for metric partials, past which the oldest buckets are evicted (counted); 0: a quarter of the"
+              + " maximum heap"));
 
   /** The given bound of partials, every other setting at its default. */
   public MemoryStorageConfig(int maxPartials) {
-    this(maxPartials, 1440, 168, 30, 50_000, 1440, 10_000);
+    this(maxPartials, 1440, 168, 30, 50_000, 1440, 10_000, 0);
   }
 
   /** Reads the {@code storage.memory.*} keys. */
   public static MemoryStorageConfig load(Settings s) {
     return new MemoryStorageConfig(s.integer(P + "maxPartials"), s.integer(P + "minuteRetentionMinutes"),
         s.integer(P + "hourRetentionHours"), s.integer(P + "dayRetentionDays"), s.integer(P + "maxRecords"),
-        s.integer(P + "recordRetentionMinutes"), s.integer(P + "maxManagementDocuments"));
+        s.integer(P + "recordRetentionMinutes"), s.integer(P + "maxManagementDocuments"),
+        s.integer(P + "maxMetricMegabytes"));
+  }
+
+  /** The heap the metric partials may take, in bytes. */
+  public long maxMetricBytes() {
+    return maxMetricMegabytes > 0 ? maxMetricMegabytes * 1024L * 1024 : Runtime.getRuntime().maxMemory() / 4;
   }
 }

@@ -24,6 +24,7 @@ public final class MemoryStorageFactory implements StorageFactory {
     MemoryStorage memory = new MemoryStorage(MemoryStorageConfig.load(settings));
     meters.more().counter("sextant_storage_memory_evicted_partials", List.of(), memory, MemoryStorage::evictedPartials);
     meters.gauge("sextant_storage_memory_partials", memory, MemoryStorage::partialCount);
+    meters.gauge("sextant_storage_memory_partial_bytes", memory, MemoryStorage::partialBytes);
     meters.more().counter("sextant_storage_memory_evicted_records", List.of(), memory, MemoryStorage::evictedRecords);
     meters.gauge("sextant_storage_memory_records", memory, MemoryStorage::recordCount);
     return memory;

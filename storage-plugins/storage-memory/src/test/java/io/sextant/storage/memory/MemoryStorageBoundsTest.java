@@ -21,7 +21,7 @@ class MemoryStorageBoundsTest {
 
   @Test
   void overMaxRecordsTheOldestOfAnyKindAreEvictedAndCounted() {
-    MemoryStorage s = new MemoryStorage(new MemoryStorageConfig(1000, 1440, 168, 30, 100, 1440, 10));
+    MemoryStorage s = new MemoryStorage(new MemoryStorageConfig(1000, 1440, 168, 30, 100, 1440, 10, 0));
     List<StoredRecord> batch = new ArrayList<>();
     for (int i = 0; i < 150; i++) {
       batch.add(record(i % 2 == 0 ? "even" : "odd", "r" + i, 1_000_000L + i));
@@ -40,7 +40,7 @@ class MemoryStorageBoundsTest {
 
   @Test
   void pastMaxManagementDocumentsCreatingFailsButUpdatingWorks() {
-    MemoryStorage s = new MemoryStorage(new MemoryStorageConfig(1000, 1440, 168, 30, 100, 1440, 2));
+    MemoryStorage s = new MemoryStorage(new MemoryStorageConfig(1000, 1440, 168, 30, 100, 1440, 2, 0));
     s.management().put("template", "a", "1", 0);
     s.management().put("template", "b", "1", 0);
     assertThatThrownBy(() -> s.management().put("template", "c", "1", 0))
@@ -52,7 +52,7 @@ class MemoryStorageBoundsTest {
 
   @Test
   void retentionIsReportedInWholeDaysRoundedUp() {
-    MemoryStorage s = new MemoryStorage(new MemoryStorageConfig(1000, 1441, 24, 30, 100, 60, 10));
+    MemoryStorage s = new MemoryStorage(new MemoryStorageConfig(1000, 1441, 24, 30, 100, 60, 10, 0));
     assertThat(s.retention()).isEqualTo(new Retention(2, 1, 30, 1));
   }
 
@@ -79,9 +79,9 @@ class MemoryStorageBoundsTest {
   @Test
   void loadReadsEveryKeyWithTodaysDefaults() {
     assertThat(MemoryStorageConfig.load(KeySettings.of(MemoryStorageConfig.KEYS, Map.of())))
-        .isEqualTo(new MemoryStorageConfig(600_000, 1440, 168, 30, 50_000, 1440, 10_000));
+        .isEqualTo(new MemoryStorageConfig(600_000, 1440, 168, 30, 50_000, 1440, 10_000, 0));
     assertThat(MemoryStorageConfig.KEYS).extracting(k -> k.path().substring("storage.memory.".length()))
         .containsExactly("maxPartials", "minuteRetentionMinutes", "hourRetentionHours", "dayRetentionDays",
-            "maxRecords", "recordRetentionMinutes", "maxManagementDocuments");
+            "maxRecords", "recordRetentionMinutes", "maxManagementDocuments", "maxMetricMegabytes");
   }
 }

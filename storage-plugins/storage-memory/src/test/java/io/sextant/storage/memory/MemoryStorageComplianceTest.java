@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Nested;
 /** The storage contract, facet by facet, held against the in-memory store. */
 class MemoryStorageComplianceTest {
   static StorageComponent newMemoryStorage() {
-    return new MemoryStorage(new MemoryStorageConfig(100_000, 1440, 168, 30, 100_000, 1440, 1000));
+    return new MemoryStorage(new MemoryStorageConfig(100_000, 1440, 168, 30, 100_000, 1440, 1000, 0));
   }
 
   @Nested

@@ -48,6 +48,25 @@ class MemoryStorageTest {
   }
 
   @Test
+  void partialsWithLargeSketchesAreBoundedByHeapNotByCount() {
+    // 1 MB for metrics, a count bound far away: 20 minutes of 100 partials with 4 KB sketches is 8 MB.
+    MemoryStorage s = new MemoryStorage(new MemoryStorageConfig(1_000_000, 1440, 168, 30, 100, 1440, 10, 1));
+    for (int minute = 0; minute < 20; minute++) {
+      List<PartialRow> batch = new ArrayList<>();
+      for (int writer = 0; writer < 100; writer++) {
+        batch.add(new PartialRow("service", "YQ==.1", Step.MINUTE, 202611221000L + minute, "c" + writer, 1,
+            List.of(new PartialRow.Cell("service_percentile", new long[] {1, 0, 0}, new byte[4096]))));
+      }
+      s.metrics().write(batch);
+      assertThat(s.partialBytes()).isLessThanOrEqualTo(1024 * 1024);
+    }
+    assertThat(s.partialCount()).isBetween(100L, 300L);
+    assertThat(s.evictedPartials()).isEqualTo(2000 - s.partialCount());
+    assertThat(s.metrics().read("service_percentile", null, Step.MINUTE, 202611221019L, 202611221019L))
+        .as("the newest minute is kept whole").hasSize(100);
+  }
+
+  @Test
   void edgesAndMetadataAreReadByTimeWindow() {
     MemoryStorage s = new MemoryStorage(new MemoryStorageConfig(1000));
     Edge e = new Edge(Scope.SERVICE, "YQ==.1", "Yg==.1", DetectPoint.CLIENT, "http");
