@@ -177,8 +177,12 @@ public final class Flusher implements Component, LiveMetrics {
     List<PartialRow> rows = new ArrayList<>();
     for (Snapshot s : snapshots) {
       rows.add(row(s.group(), s.entity(), Step.MINUTE, s.minuteBucket(), s.sequence(), s.states()));
-      hours.update(s);
-      days.update(s);
+      for (Rollups r : List.of(hours, days)) {
+        Rollups.Rollup direct = r.update(s);
+        if (direct != null) {
+          rows.add(row(direct.group(), direct.entity(), r.step(), direct.bucket(), direct.sequence(), direct.states()));
+        }
+      }
     }
     // Roll-ups are rewritten every rollupIntervalMillis; a bucket is final once every minute
     // that can still close into it has.
@@ -189,7 +193,7 @@ public final class Flusher implements Component, LiveMetrics {
     for (Rollups r : List.of(hours, days)) {
       long finalBefore = TimeBuckets.rollup(closeBefore, r.step());
       for (Rollups.Rollup e : r.drain(finalBefore, closeAll, due)) {
-        rows.add(row(e.group(), e.entity(), r.step(), e.bucket(), e.sequence(), EncodedState.of(e.states())));
+        rows.add(row(e.group(), e.entity(), r.step(), e.bucket(), e.sequence(), e.states()));
       }
     }
     queue.queue(rows, snapshots, entities);

@@ -22,10 +22,10 @@ import java.util.function.LongSupplier;
  * and forgotten. A minute closing later into a forgotten bucket starts a new partial (new
  * sequence), which queries merge.
  *
- * <p>Memory does not grow with the entities seen in a day: past {@code maxHeld} entries, every
- * entry without an open minute is written and forgotten at once, final or not (its later minutes
- * start a new partial, which costs a document, not a count). Entries with open minutes are bounded
- * by the aggregator's open accumulators.
+ * <p>Memory does not grow with the entities seen in a day: at most {@code maxHeld} entries. Past
+ * it, every entry without an open minute is written and forgotten at once, final or not, and a
+ * minute of an entity not held is written as a partial of its own when it closes (later minutes
+ * start new partials, which cost documents, not a count).
  */
 final class Rollups {
   /** Entries held before idle ones are written and forgotten without waiting (memory). */
@@ -45,22 +45,33 @@ final class Rollups {
     this.sequences = sequences;
   }
 
-  void update(Snapshot minute) {
+  /**
+   * Takes a minute into its hour or day. Past {@code maxHeld} entries a minute of an entity not held
+   * starts no entry: a closed one is returned, to be written at once as a partial of its own (a
+   * burst of new entities costs documents, not memory), and an open one waits until it closes.
+   */
+  Rollup update(Snapshot minute) {
     long bucket = TimeBuckets.rollup(minute.minuteBucket(), step);
     MetricGroup group = minute.group();
     Key key = new Key(group.index(), minute.entity().id(), bucket);
     Entry e = entries.get(key);
+    if (e == null && entries.size() >= maxHeld) {
+      return minute.closed()
+          ? new Rollup(group, minute.entity(), bucket, sequences.getAsLong(), minute.states())
+          : null;
+    }
     if (e == null) {
-      e = new Entry(group, minute.entity(), bucket, sequences.getAsLong(), group.newStates());
+      e = new Entry(group, minute.entity(), bucket, sequences.getAsLong());
       entries.put(key, e);
     }
     if (minute.closed()) {
-      group.merge(e.closed, EncodedState.decode(minute.states()));
+      group.merge(e.closed(), EncodedState.decode(minute.states()));
       e.open.remove(minute.sequence());
     } else {
       e.open.put(minute.sequence(), minute.states());
     }
     e.dirty = true;
+    return null;
   }
 
   /**
@@ -81,7 +92,7 @@ final class Rollups {
       boolean forget = (last && flushFinal) || (over && idle);
       if (e.dirty && (due || closeAll || forget)) {
         e.dirty = false;
-        out.add(new Rollup(e.group, e.entity, e.bucket, e.sequence, e.current()));
+        out.add(new Rollup(e.group, e.entity, e.bucket, e.sequence, EncodedState.of(e.current())));
       }
       if (forget) {
         it.remove();
@@ -100,31 +111,40 @@ final class Rollups {
 
   private record Key(int group, String entityId, long bucket) {}
 
-  record Rollup(MetricGroup group, EntityRef entity, long bucket, long sequence, MetricState[] states) {}
+  record Rollup(MetricGroup group, EntityRef entity, long bucket, long sequence, EncodedState[] states) {}
 
   private static final class Entry {
     final MetricGroup group;
     final EntityRef entity;
     final long bucket;
     final long sequence;
-    final MetricState[] closed;
+    /** The merged closed minutes; made on the first one (an entry of open minutes needs none). */
+    private MetricState[] closed;
     final Map<Long, EncodedState[]> open = new HashMap<>();
     boolean dirty;
 
-    Entry(MetricGroup group, EntityRef entity, long bucket, long sequence, MetricState[] closed) {
+    Entry(MetricGroup group, EntityRef entity, long bucket, long sequence) {
       this.group = group;
       this.entity = entity;
       this.bucket = bucket;
       this.sequence = sequence;
-      this.closed = closed;
+    }
+
+    MetricState[] closed() {
+      if (closed == null) {
+        closed = group.newStates();
+      }
+      return closed;
     }
 
     MetricState[] current() {
       if (open.isEmpty()) {
-        return closed;
+        return closed();
       }
       MetricState[] merged = group.newStates();
-      group.merge(merged, closed);
+      if (closed != null) {
+        group.merge(merged, closed);
+      }
       open.values().forEach(states -> group.merge(merged, EncodedState.decode(states)));
       return merged;
     }
