@@ -13,6 +13,7 @@ import io.sextant.core.topology.EntityRegistry;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,7 +36,7 @@ final class WriteQueue {
   /** Guarded by itself; the collector adds, the writer takes. */
   private final PendingWrites pending;
   /** Held while writing, so a forced flush and the writer thread never write concurrently. */
-  private final Object writeLock = new Object();
+  private final ReentrantLock writeLock = new ReentrantLock();
   private final Counter partialsWritten;
   private final Counter bytesWritten;
   private final Counter partialsDropped;
@@ -44,7 +45,8 @@ final class WriteQueue {
   private final Counter storageUnavailable;
   private final Timer writeTimer;
   /** The last write failed: probe the store's health before sending the next batch. */
-  private boolean storageDown;
+  /** Set by the writer, read by the collector too. */
+  private volatile boolean storageDown;
   private volatile int pendingCount;
   private volatile long pendingBytes;
   private long countedRowDrops;
@@ -79,9 +81,17 @@ final class WriteQueue {
         .description("approximate heap bytes of the partial rows written (sizes the pending bound)").register(registry);
   }
 
-  /** Queues the rows and the metadata and edges the snapshots describe (each at most once a minute). */
+  /**
+   * Queues the rows and the metadata and edges the snapshots describe (each at most once a minute).
+   * When one collection brings more than the queue has room for (a burst of new entities) while
+   * storage takes writes, the caller writes what waits first: dropping the oldest rows is for a
+   * storage outage, not for a store that keeps up.
+   */
   void queue(List<PartialRow> rows, List<Snapshot> snapshots, EntityRegistry entities) {
     for (int from = 0; from < rows.size(); from += QUEUE_CHUNK) {
+      if (!storageDown && nearlyFull()) {
+        writeIfFree();
+      }
       synchronized (pending) {
         rows.subList(from, Math.min(rows.size(), from + QUEUE_CHUNK)).forEach(pending::row);
       }
@@ -109,9 +119,31 @@ final class WriteQueue {
     }
   }
 
+  private boolean nearlyFull() {
+    synchronized (pending) {
+      return pending.rowBytes() > maxBytes * 3 / 4;
+    }
+  }
+
+  /** Writes now unless another write holds the store for more than a second (a slow or frozen store). */
+  private void writeIfFree() {
+    try {
+      if (writeLock.tryLock(1, TimeUnit.SECONDS)) {
+        try {
+          write();
+        } finally {
+          writeLock.unlock();
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** Writes everything queued; what fails is queued again, behind nothing newer. */
   void write() {
-    synchronized (writeLock) {
+    writeLock.lock();
+    try {
       if (storageDown && !storageBack()) {
         return;
       }
@@ -161,6 +193,8 @@ final class WriteQueue {
         }
         warn("writing " + batch.rows.size() + " partial rows failed, will retry: " + e);
       }
+    } finally {
+      writeLock.unlock();
     }
   }
 
