@@ -40,19 +40,24 @@ final class MemoryMetricsStore implements MetricsStore {
       for (MetricPartial p : row.partials()) {
         put(p);
       }
-    }
-    if (over()) {
-      evictOldest();
+      // Within the batch, not after it: a flush of many entities must not hold the bound twice over.
+      if (over(1.0)) {
+        evictOldest();
+      }
     }
   }
 
-  private boolean over() {
-    return size.get() > maxPartials || bytes.get() > maxBytes;
+  /** Over {@code share} of either bound. */
+  private boolean over(double share) {
+    return size.get() > maxPartials * share || bytes.get() > maxBytes * share;
   }
 
-  /** Approximate heap bytes one held partial costs: the record, its arrays, its tree entry. */
+  /**
+   * Approximate heap bytes one held partial costs: the record, its arrays, its series (tree, key,
+   * map node), measured with a class histogram under many entities (about 300 bytes and the sketch).
+   */
   static long weight(MetricPartial p) {
-    return 160 + 2L * p.entityId().length() + 8L * p.values().length
+    return 300 + 2L * p.entityId().length() + 8L * p.values().length
         + (p.sketch() == null ? 0 : 16 + p.sketch().length);
   }
 
@@ -100,10 +105,13 @@ final class MemoryMetricsStore implements MetricsStore {
     }));
   }
 
-  /** Drops the oldest bucket of the finest step held, repeatedly, until under the bound. */
+  /**
+   * Drops the oldest bucket of the finest step held, repeatedly, until under 90% of the bounds, so
+   * that the scan over every series runs once per tenth of the store, not once per write.
+   */
   private synchronized void evictOldest() {
     for (Step step : Step.values()) {
-      while (over()) {
+      while (over(0.9)) {
         long oldest = Long.MAX_VALUE;
         for (var series : byMetric.values()) {
           for (var e : series.entrySet()) {

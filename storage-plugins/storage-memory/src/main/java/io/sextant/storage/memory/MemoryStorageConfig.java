@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * Bounds of the in-memory store: how many metric partials (and how much heap for them: {@code
- * maxMetricMegabytes}, 0 for a quarter of the JVM's maximum heap), records and management
+ * maxMetricMegabytes}, 0 for a fifth of the JVM's maximum heap), records and management
  * documents it keeps at most, and how long minute, hour and day data and records are kept.
  */
 public record MemoryStorageConfig(
@@ -30,7 +30,7 @@ public record MemoryStorageConfig(
       integer(P + "maxManagementDocuments", 10_000, 10, 1_000_000,
           "management documents held (UI templates, tasks, policies); past it creating one fails"),
       integer(P + "maxMetricMegabytes", 0, 0, 1_000_000,
-          "heap for metric partials, past which the oldest buckets are evicted (counted); 0: a quarter of the"
+          "heap for metric partials, past which the oldest buckets are evicted (counted); 0: a fifth of the"
               + " maximum heap"));
 
   /** The given bound of partials, every other setting at its default. */
@@ -48,6 +48,6 @@ public record MemoryStorageConfig(
 
   /** The heap the metric partials may take, in bytes. */
   public long maxMetricBytes() {
-    return maxMetricMegabytes > 0 ? maxMetricMegabytes * 1024L * 1024 : Runtime.getRuntime().maxMemory() / 4;
+    return maxMetricMegabytes > 0 ? maxMetricMegabytes * 1024L * 1024 : Runtime.getRuntime().maxMemory() / 5;
   }
 }
