@@ -85,6 +85,42 @@ final class Clients {
     return ClientStreams.send(stub::collect, messages).getCode();
   }
 
+  /**
+   * One stream of {@code messages} messages of {@code perMessage} calls each, every call to a service
+   * named {@code prefix-<n>} never seen before (n counts from {@code first}): a burst of new names.
+   */
+  Status.Code newServices(String prefix, int first, int messages, int perMessage, long time) throws Exception {
+    List<ServiceMeshMetrics> out = new ArrayList<>();
+    for (int m = 0; m < messages; m++) {
+      HTTPServiceMeshMetrics.Builder batch = HTTPServiceMeshMetrics.newBuilder();
+      for (int i = 0; i < perMessage; i++) {
+        int n = first + m * perMessage + i;
+        String dest = prefix + "-" + n;
+        String source = prefix + "-client-" + n % 100;
+        int latency = 1 + (n * 7919) % 5000; // spread, as real latencies are: sketches grow with them
+        batch.addMetrics(HTTPServiceMeshMetric.newBuilder().setStartTime(time).setEndTime(time + latency)
+            .setSourceServiceName(source).setSourceServiceInstance(source + "-0")
+            .setDestServiceName(dest).setDestServiceInstance(dest + "-0").setEndpoint("/api/" + n % 7)
+            .setLatency(latency).setResponseCode(n % 50 == 0 ? 500 : 200).setStatus(n % 50 != 0)
+            .setProtocol(Protocol.HTTP).setDetectPoint(DetectPoint.server));
+      }
+      out.add(ServiceMeshMetrics.newBuilder().setHttpMetrics(batch).build());
+    }
+    var stub = stub(ServiceMeshMetricServiceGrpc.ServiceMeshMetricServiceStub.class);
+    return ClientStreams.send(stub::collect, out).getCode();
+  }
+
+  /** The sum of the samples of a metric in {@code /metrics} whose line starts with {@code series}. */
+  double metric(String series) throws Exception {
+    double sum = 0;
+    for (String line : get("/metrics").split("\n")) {
+      if (line.startsWith(series)) {
+        sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return sum;
+  }
+
   /** One Envoy's access-log stream: its node first, then its HTTP entries. */
   Status.Code accessLogs(String nodeId, List<HTTPAccessLogEntry> entries) throws Exception {
     StreamAccessLogsMessage message = StreamAccessLogsMessage.newBuilder()

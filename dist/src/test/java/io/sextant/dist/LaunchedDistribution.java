@@ -38,6 +38,18 @@ final class LaunchedDistribution implements AutoCloseable {
     return new LaunchedDistribution(pb.start(), log);
   }
 
+  /** Fails with the process output when the process has exited (an OutOfMemoryError exits it). */
+  void assertAlive() {
+    try {
+      process.waitFor(200, TimeUnit.MILLISECONDS); // a process that is dying shows it
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (!process.isAlive()) {
+      throw new AssertionError("Sextant exited with " + process.exitValue() + ":\n" + output());
+    }
+  }
+
   /** The JVM's arguments: the launcher execs java, so the started process is the JVM itself. */
   List<String> jvmArguments() {
     return List.of(process.info().arguments().orElseThrow(() -> new AssertionError("no process arguments")));
