@@ -1,6 +1,7 @@
 package io.sextant.storage.elasticsearch;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.ElasticsearchException;
 import co.elastic.clients.elasticsearch.core.BulkResponse;
 import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
 import co.elastic.clients.elasticsearch.core.bulk.BulkResponseItem;
@@ -9,10 +10,18 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -24,11 +33,21 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Indexes documents by id in {@code _bulk} requests of at most {@code maxActions} documents, at
- * most {@code concurrency} at a time. Documents Elasticsearch pushes back (429, 5xx) are resent
- * with backoff a few times; if they still fail, or the request itself fails, the call throws and
- * the caller retries everything later (ids are deterministic, so that is idempotent). Documents
- * refused for good (4xx: a bug, not a state of the cluster) are dropped, counted and logged, so
- * that one bad document cannot hold back all others forever.
+ * most {@code concurrency} at a time. What Elasticsearch answers for each document decides its fate,
+ * and none is discarded:
+ * <ul>
+ *   <li>pushed back (429, 5xx; also a flood-stage disk block, which Elasticsearch 8 answers with
+ *       429): resent with backoff a few times, then the call throws and the caller keeps the
+ *       documents and retries everything later (ids are deterministic, so that is idempotent);
+ *   <li>index missing (404, when the cluster does not create indices on write): the index is
+ *       created (the templates apply) and the documents resent at once;
+ *   <li>blocked (401/403: a write block, a read-only index, a missing privilege): a state of the
+ *       cluster an operator fixes, so it is handled as the outage it is: the call throws
+ *       {@link WritesBlocked} and the caller keeps the documents;
+ *   <li>refused (any other 4xx, e.g. a mapping conflict): cannot succeed however often it is sent, so
+ *       the document is parked, whole, in the {@code <prefix>-parked} index with the answer, and
+ *       counted; the others go on (docs/reliability.md says how to send parked ones back).
+ * </ul>
  */
 final class Bulk implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Bulk.class);
@@ -42,8 +61,10 @@ final class Bulk implements AutoCloseable {
   private final MeterRegistry registry;
   private final Timer latency;
   private final Counter retries;
-  private final Counter rejected;
+  private final Counter blocked;
+  private final Counter createdIndices;
   private final Counter failedRequests;
+  private final String parkedIndex;
 
   /**
    * A source field (of mutable sources) set to the time each request carrying the document is
@@ -53,8 +74,18 @@ final class Bulk implements AutoCloseable {
 
   record Doc(String index, String id, Map<String, Object> source) {}
 
-  Bulk(ElasticsearchClient client, int maxActions, int concurrency, MeterRegistry registry) {
+  /** Refuses writes for now (401/403): the caller keeps the documents, as in an outage. */
+  static final class WritesBlocked extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    WritesBlocked(String message) {
+      super(message);
+    }
+  }
+
+  Bulk(ElasticsearchClient client, int maxActions, int concurrency, String parkedIndex, MeterRegistry registry) {
     this.client = client;
+    this.parkedIndex = parkedIndex;
     this.maxActions = maxActions;
     this.concurrency = concurrency;
     this.senders = concurrency <= 1 ? null : Executors.newFixedThreadPool(concurrency, r -> {
@@ -67,8 +98,12 @@ final class Bulk implements AutoCloseable {
         .publishPercentiles(0.5, 0.95, 0.99).publishPercentileHistogram().register(registry);
     this.retries = Counter.builder("sextant_es_bulk_retries")
         .description("documents resent because Elasticsearch pushed back (429/5xx)").register(registry);
-    this.rejected = Counter.builder("sextant_es_documents_rejected")
-        .description("documents Elasticsearch refused for good (4xx); dropped").register(registry);
+    this.blocked = Counter.builder("sextant_es_documents_blocked")
+        .description("documents refused by a write block or a missing privilege (401/403); kept, retried later")
+        .register(registry);
+    this.createdIndices = Counter.builder("sextant_es_indices_created")
+        .description("indices Sextant created because Elasticsearch does not create them on write (404)")
+        .register(registry);
     this.failedRequests = Counter.builder("sextant_es_bulk_failures")
         .description("_bulk requests that failed (unreachable, timeout, still pushed back); retried later")
         .register(registry);
@@ -137,20 +172,7 @@ final class Bulk implements AutoCloseable {
   private void send(List<Doc> docs, Counter written) {
     long started = System.nanoTime();
     try {
-      List<Doc> todo = docs;
-      for (int attempt = 1; ; attempt++) {
-        List<Doc> pushedBack = sendOnce(todo, written);
-        if (pushedBack.isEmpty()) {
-          return;
-        }
-        if (attempt == MAX_ATTEMPTS) {
-          throw new IllegalStateException(pushedBack.size() + " documents still pushed back after "
-              + MAX_ATTEMPTS + " attempts");
-        }
-        retries.increment(pushedBack.size());
-        sleep(FIRST_BACKOFF_MILLIS << (2 * (attempt - 1)));
-        todo = pushedBack;
-      }
+      resend(docs, written, false);
     } catch (RuntimeException e) {
       failedRequests.increment();
       throw e;
@@ -159,8 +181,53 @@ final class Bulk implements AutoCloseable {
     }
   }
 
-  /** Sends one request; returns the documents to resend. */
-  private List<Doc> sendOnce(List<Doc> docs, Counter written) {
+  /** Sends until every document is written or parked, or throws (see the class comment). */
+  private void resend(List<Doc> docs, Counter written, boolean parking) {
+    List<Doc> todo = docs;
+    for (int attempt = 1; ; attempt++) {
+      Answers answers = sendOnce(todo, written);
+      if (!answers.blocked().isEmpty()) {
+        blocked.increment(answers.blocked().size());
+        Refusal first = answers.blocked().get(0);
+        throw new WritesBlocked("Elasticsearch blocks writes: " + answers.blocked().size() + " documents answered "
+            + first.status() + " " + first.type() + " in " + first.doc().index() + " (" + first.reason()
+            + "); kept and retried later, as in an outage");
+      }
+      if (!answers.refused().isEmpty()) {
+        if (parking) {
+          Refusal first = answers.refused().get(0);
+          throw new IllegalStateException("Elasticsearch refused to park " + answers.refused().size()
+              + " documents (" + first.status() + " " + first.type() + ": " + first.reason() + "); retried later");
+        }
+        park(answers.refused());
+      }
+      answers.missingIndices().forEach(this::create);
+      List<Doc> again = new ArrayList<>(answers.pushedBack());
+      again.addAll(answers.inMissingIndices());
+      if (again.isEmpty()) {
+        return;
+      }
+      if (attempt == MAX_ATTEMPTS) {
+        throw new IllegalStateException(again.size() + " documents still pushed back after " + MAX_ATTEMPTS
+            + " attempts");
+      }
+      if (!answers.pushedBack().isEmpty()) {
+        retries.increment(answers.pushedBack().size());
+        sleep(FIRST_BACKOFF_MILLIS << (2 * (attempt - 1)));
+      }
+      todo = again;
+    }
+  }
+
+  /** One document Elasticsearch did not take, with its answer. */
+  private record Refusal(Doc doc, int status, String type, String reason) {}
+
+  /** What one request's documents need next; the written ones are counted already. */
+  private record Answers(List<Doc> pushedBack, Set<String> missingIndices, List<Doc> inMissingIndices,
+      List<Refusal> blocked, List<Refusal> refused) {}
+
+  /** Sends one request and sorts the documents by what Elasticsearch answered for each. */
+  private Answers sendOnce(List<Doc> docs, Counter written) {
     List<BulkOperation> ops = new ArrayList<>(docs.size());
     Long now = System.currentTimeMillis();
     for (Doc d : docs) {
@@ -175,31 +242,96 @@ final class Bulk implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("bulk request failed", e);
     }
+    Answers answers = new Answers(new ArrayList<>(), new LinkedHashSet<>(), new ArrayList<>(), new ArrayList<>(),
+        new ArrayList<>());
     if (!r.errors()) {
       written.increment(docs.size());
-      return List.of();
+      return answers;
     }
-    List<Doc> again = new ArrayList<>();
     List<BulkResponseItem> items = r.items();
-    BulkResponseItem firstRefused = null;
-    int refused = 0;
     for (int i = 0; i < items.size(); i++) {
       BulkResponseItem item = items.get(i);
+      Doc doc = docs.get(i);
       if (item.error() == null) {
         written.increment();
-      } else if (item.status() == 429 || item.status() >= 500) {
-        again.add(docs.get(i));
+        continue;
+      }
+      int status = item.status();
+      String type = String.valueOf(item.error().type());
+      Refusal refusal = new Refusal(doc, status, type, String.valueOf(item.error().reason()));
+      if (status == 429 || status >= 500) {
+        answers.pushedBack().add(doc);
+      } else if (status == 404 && "index_not_found_exception".equals(type)) {
+        answers.missingIndices().add(doc.index());
+        answers.inMissingIndices().add(doc);
+      } else if (status == 401 || status == 403) {
+        answers.blocked().add(refusal);
       } else {
-        refused++;
-        firstRefused = firstRefused == null ? item : firstRefused;
+        answers.refused().add(refusal);
       }
     }
-    if (refused > 0) {
-      rejected.increment(refused);
-      LOG.error("Elasticsearch refused {} documents for good, dropped; the first, {} in {} ({}): {}", refused,
-          firstRefused.id(), firstRefused.index(), firstRefused.status(), firstRefused.error().reason());
+    return answers;
+  }
+
+  /** Longest reason kept with a parked document. */
+  private static final int MAX_REASON_CHARS = 2_000;
+  /** Longer parked ids are hashed: Elasticsearch refuses ids over 512 bytes. */
+  private static final int MAX_PARKED_ID_CHARS = 400;
+
+  /** Keeps documents that can never be indexed where they were sent, with the reason, and counts them. */
+  private void park(List<Refusal> refused) {
+    Long now = System.currentTimeMillis();
+    List<Doc> parked = new ArrayList<>(refused.size());
+    for (Refusal r : refused) {
+      Map<String, Object> d = new LinkedHashMap<>();
+      d.put("index", r.doc().index());
+      d.put("id", r.doc().id());
+      d.put("status", r.status());
+      d.put("type", r.type());
+      d.put("reason", r.reason().length() > MAX_REASON_CHARS ? r.reason().substring(0, MAX_REASON_CHARS)
+          : r.reason());
+      d.put("parked", now);
+      d.put("document", r.doc().source());
+      String id = r.doc().index() + "/" + r.doc().id();
+      parked.add(new Doc(parkedIndex, id.length() > MAX_PARKED_ID_CHARS ? sha256(id) : id, d));
     }
-    return again;
+    resend(parked, Counter.builder("sextant_es_documents_written").tag("kind", "parked")
+        .description("documents indexed").register(registry), true);
+    Map<String, Integer> byType = new TreeMap<>();
+    refused.forEach(r -> byType.merge(r.type(), 1, Integer::sum));
+    byType.forEach((type, n) -> Counter.builder("sextant_es_documents_parked").tag("type", type)
+        .description("documents Elasticsearch refused for good (4xx), kept in the parked index").register(registry)
+        .increment(n));
+    Refusal first = refused.get(0);
+    LOG.error("Elasticsearch refused {} documents for good ({}); parked in {}. The first, {} in {}: {} {}",
+        refused.size(), byType, parkedIndex, first.doc().id(), first.doc().index(), first.status(), first.reason());
+  }
+
+  private void create(String index) {
+    try {
+      client.indices().create(c -> c.index(index));
+      createdIndices.increment();
+      LOG.info("Created index {}: Elasticsearch does not create indices on write", index);
+    } catch (ElasticsearchException e) {
+      if (e.status() == 401 || e.status() == 403) {
+        blocked.increment();
+        throw new WritesBlocked("Elasticsearch refuses to create index " + index + " (" + e.status() + " "
+            + e.error().type() + "); kept and retried later, as in an outage");
+      }
+      if (!"resource_already_exists_exception".equals(e.error().type())) {
+        throw e;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create index " + index, e);
+    }
+  }
+
+  private static String sha256(String s) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static void sleep(long millis) {

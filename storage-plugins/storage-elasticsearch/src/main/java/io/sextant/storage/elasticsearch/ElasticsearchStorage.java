@@ -71,7 +71,7 @@ public final class ElasticsearchStorage implements StorageComponent {
     rest = restClient();
     client = new ElasticsearchClient(new RestClientTransport(rest, new JacksonJsonpMapper()));
     putTemplates();
-    bulk = new Bulk(client, config.bulkActions(), config.bulkConcurrency(), registry);
+    bulk = new Bulk(client, config.bulkActions(), config.bulkConcurrency(), indices.parked(), registry);
     metrics = new EsMetricsStore(client, bulk, indices, config.readCacheMegabytes() * 1024L * 1024L,
         config.readCacheMarginSeconds() * 1000L, registry);
     topology = new EsTopologyStore(rest, bulk, indices, writerId, MAX_EDGE_HOURS);
@@ -161,6 +161,11 @@ public final class ElasticsearchStorage implements StorageComponent {
         {"dynamic":"strict","properties":{
           "kind":{"type":"keyword"},"id":{"type":"keyword"},"version":{"type":"long"},
           "updated":{"type":"long"},"body":{"type":"keyword","index":false,"doc_values":false}}}""");
+    template("parked", indices.parked(), settings, """
+        {"dynamic":"strict","properties":{
+          "index":{"type":"keyword"},"id":{"type":"keyword"},"status":{"type":"integer"},
+          "type":{"type":"keyword"},"reason":{"type":"keyword","index":false,"doc_values":false},
+          "parked":{"type":"long"},"document":{"type":"object","enabled":false}}}""");
   }
 
   /**

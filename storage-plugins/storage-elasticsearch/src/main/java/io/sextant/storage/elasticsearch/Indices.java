@@ -114,6 +114,11 @@ final class Indices {
     return prefix + "-records-*";
   }
 
+  /** Documents Elasticsearch refused for good, kept with its answer (see {@code Bulk}). */
+  String parked() {
+    return prefix + "-parked";
+  }
+
   String management() {
     return prefix + "-management";
   }

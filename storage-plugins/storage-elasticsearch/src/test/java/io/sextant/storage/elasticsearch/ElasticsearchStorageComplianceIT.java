@@ -132,6 +132,32 @@ class ElasticsearchStorageComplianceIT {
   }
 
   @Nested
+  class Refusals extends WriteRefusals {
+    @Override
+    protected ElasticsearchStorage newStorage(SimpleMeterRegistry meters) {
+      prefix = "t" + TESTS.incrementAndGet();
+      es = new ElasticsearchStorage(config(ES.hostAndPort(), prefix), meters);
+      es.start();
+      return es;
+    }
+
+    @Override
+    protected String prefix() {
+      return prefix;
+    }
+
+    @Override
+    protected String url() {
+      return ES.httpUrl();
+    }
+
+    @AfterEach
+    void close() {
+      es.close();
+    }
+  }
+
+  @Nested
   class Specifics {
     @BeforeEach
     void open() {
