@@ -1,16 +1,21 @@
 package io.sextant.core;
 
 import static io.sextant.api.config.ConfigKey.integer;
+import static io.sextant.api.config.ConfigKey.oneOf;
+import static io.sextant.api.config.ConfigKey.optionalString;
 import static io.sextant.api.config.ConfigKey.string;
 
 import io.sextant.api.config.ConfigKey;
 import io.sextant.api.config.Settings;
 import io.sextant.core.aggregate.AggregatorLimits;
 import io.sextant.core.flush.FlusherConfig;
+import io.sextant.core.spool.SpoolConfig;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The core's configuration ({@code core.*}), declared beside the code as the plugins declare theirs:
@@ -18,7 +23,7 @@ import java.util.List;
  * write queue, and the metric catalog's parameters.
  */
 public record CoreConfig(String collectorId, ZoneId timezone, AggregatorLimits limits, FlusherConfig flusher,
-    int maxCachedIds, int apdexThresholdMillis) {
+    SpoolConfig spool, int maxCachedIds, int apdexThresholdMillis) {
   private static final String P = "core.";
 
   public static final List<ConfigKey> KEYS = List.of(
@@ -38,6 +43,14 @@ public record CoreConfig(String collectorId, ZoneId timezone, AggregatorLimits l
       integer(P + "maxPendingMegabytes", 96, 1, 1_000_000,
           "memory for partial rows waiting for storage (newer versions replace older); past it the oldest are"
               + " dropped (counted)"),
+      optionalString(P + "spool.directory",
+          "keep what was accepted and not yet written on disk here (write-ahead spool); unset: off"),
+      integer(P + "spool.maxMegabytes", 1024, 16, 10_000_000,
+          "disk the spool may use; past it the oldest collections are dropped (counted)"),
+      oneOf(P + "spool.fsync", "interval", List.of("never", "interval", "always"),
+          "when the spool forces its files to the device: never (a killed process loses nothing, a machine crash"
+              + " its last seconds), interval, always (every message)"),
+      integer(P + "spool.fsyncIntervalMillis", 1000, 10, 60_000, "with fsync interval, how often"),
       integer(P + "maxCachedIds", 1_000_000, 0, 100_000_000, "entity ids cached by name"),
       integer(P + "apdexThresholdMillis", 500, 1, 3_600_000, "apdex threshold T"));
 
@@ -49,7 +62,17 @@ public record CoreConfig(String collectorId, ZoneId timezone, AggregatorLimits l
         new FlusherConfig(s.integer(P + "flushIntervalMillis"), s.integer(P + "closedCollectIntervalMillis"),
             s.integer(P + "rollupIntervalMillis"), s.integer(P + "graceMinutes"),
             s.integer(P + "maxPendingMegabytes") * 1024L * 1024),
-        s.integer(P + "maxCachedIds"), s.integer(P + "apdexThresholdMillis"));
+        spool(s), s.integer(P + "maxCachedIds"), s.integer(P + "apdexThresholdMillis"));
+  }
+
+  private static SpoolConfig spool(Settings s) {
+    String dir = s.string(P + "spool.directory");
+    if (dir == null || dir.isBlank()) {
+      return null;
+    }
+    return new SpoolConfig(Path.of(dir), s.integer(P + "spool.maxMegabytes") * 1024L * 1024,
+        SpoolConfig.Fsync.valueOf(s.string(P + "spool.fsync").toUpperCase(Locale.ROOT)),
+        s.integer(P + "spool.fsyncIntervalMillis"));
   }
 
   /** The host name, as a pod's name is in Kubernetes: replicas differ without configuration. */

@@ -12,14 +12,21 @@ import io.sextant.core.metric.EncodedState;
 import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricGroup;
 import io.sextant.core.metric.Source;
+import io.sextant.core.spool.ObservationCodec;
+import io.sextant.core.spool.Out;
+import io.sextant.core.spool.Spool;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The hot path: turns records into per-minute accumulators, one per (metric group, entity). Which
@@ -34,6 +41,9 @@ public final class Aggregator implements RecordSink {
   /** At least as many as can have an accumulator at once, so a steady mesh never churns the set. */
   /** Entities the newcomer count remembers, at least. */
   private static final int MIN_KNOWN = 100_000;
+  /** A batch's spool buffer is written when it grows past this, and not kept past it. */
+  private static final int MAX_BATCH_BYTES = 1 << 20;
+  private static final Logger LOG = LoggerFactory.getLogger(Aggregator.class);
   private final MetricCatalog catalog;
   private final TimeBuckets buckets;
   private final AggregatorLimits limits;
@@ -49,6 +59,15 @@ public final class Aggregator implements RecordSink {
   private final Counter rejectedTimeRange;
   private volatile Slot lastSlot = new Slot(Long.MIN_VALUE, 0);
   private final Newcomers newcomers;
+  /** Batches spool while holding it shared; a collection takes it exclusively (a cut). */
+  private final ReentrantReadWriteLock cutLock = new ReentrantReadWriteLock();
+  private volatile Spool spool;
+  /** The running batch's spool buffer on this thread, if any. */
+  private final ThreadLocal<Out> batchBuffer = new ThreadLocal<>();
+  private final ThreadLocal<Out> buffers = ThreadLocal.withInitial(() -> new Out(16 << 10));
+  private final Counter spoolFailures;
+  private final AtomicBoolean spoolFailureLogged = new AtomicBoolean();
+  private long cutEpoch = -1;
 
   public Aggregator(MetricCatalog catalog, Dispatcher<Observation> dispatcher, TimeBuckets buckets,
       AggregatorLimits limits, MeterRegistry registry) {
@@ -66,16 +85,96 @@ public final class Aggregator implements RecordSink {
     this.rejectedTimeRange =
         Counter.builder("sextant_records_rejected").tag("reason", "time_range").register(registry);
     registry.gauge("sextant_aggregator_open_accumulators", openAccumulators);
+    this.spoolFailures = Counter.builder("sextant_spool_write_failures")
+        .description("batches of accepted records the spool could not write (kept in memory only)").register(registry);
+  }
+
+  /**
+   * From now on every accepted observation is written to {@code spool} before its batch returns,
+   * and every collection is a cut: it waits for running batches and starts a new spool epoch, so
+   * the snapshots it takes hold exactly the observations of the epochs before.
+   */
+  public void spoolTo(Spool spool) {
+    this.spool = spool;
+  }
+
+  @Override
+  public void batch(Runnable offers) {
+    Spool s = spool;
+    if (s == null || batchBuffer.get() != null) {
+      offers.run();
+      return;
+    }
+    Out out = buffers.get();
+    cutLock.readLock().lock();
+    batchBuffer.set(out);
+    try {
+      offers.run();
+    } finally {
+      batchBuffer.remove();
+      try {
+        spoolWrite(s, out);
+      } finally {
+        cutLock.readLock().unlock();
+      }
+      if (out.capacity() > MAX_BATCH_BYTES) {
+        buffers.remove(); // one huge message does not keep its buffer on every thread
+      }
+    }
+  }
+
+  private void spoolWrite(Spool s, Out out) {
+    try {
+      s.observed(out);
+    } catch (RuntimeException e) {
+      // Accepted and aggregated, only not durable: failing the client would make it send them twice.
+      spoolFailures.increment();
+      if (spoolFailureLogged.compareAndSet(false, true)) {
+        LOG.error("cannot write accepted records to the spool (logged once); they are kept in memory only", e);
+      }
+    } finally {
+      out.reset();
+    }
   }
 
   @Override
   public Admission offer(Observation observation) {
+    if (spool != null && batchBuffer.get() == null) {
+      Admission[] answer = new Admission[1];
+      batch(() -> answer[0] = offer(observation));
+      return answer[0];
+    }
     Source source = Source.of(observation);
     Admission admission = offer(observation, source);
     if (admission == Admission.ACCEPTED) {
       accepted[source.ordinal()].increment();
+      spooled(observation);
     }
     return admission;
+  }
+
+  private void spooled(Observation observation) {
+    Out out = batchBuffer.get();
+    if (out != null) {
+      ObservationCodec.write(out, observation);
+      if (out.size() > MAX_BATCH_BYTES) {
+        spoolWrite(spool, out);
+      }
+    }
+  }
+
+  /**
+   * Takes observations a previous run accepted and spooled but did not collect (recovery): no
+   * time or size check, they were accepted once. Spooled again, as this run's.
+   */
+  public void replay(List<Observation> observations) {
+    batch(() -> {
+      for (Observation r : observations) {
+        long time = r.startTimeMillis() > 0 ? r.startTimeMillis() : buckets.nowMillis();
+        apply(slot(buckets.minuteBucket(time)), r, Source.of(r));
+        spooled(r);
+      }
+    });
   }
 
   private Admission offer(Observation r, Source source) {
@@ -92,10 +191,14 @@ public final class Aggregator implements RecordSink {
       rejectedOverloaded.increment();
       return Admission.REJECTED_OVERLOADED;
     }
+    apply(slot, r, source);
+    return Admission.ACCEPTED;
+  }
+
+  private void apply(Slot slot, Observation r, Source source) {
     int protocol = r instanceof CallRecord c ? c.protocol().ordinal() : -1;
     int tls = tlsKind(r.tlsMode());
     dispatcher.dispatch(r, (scope, id) -> add(slot, source, scope, id, r, protocol, tls));
-    return Admission.ACCEPTED;
   }
 
   /** True if every accumulator the record would update is already open (slow path, near the limit). */
@@ -212,6 +315,25 @@ public final class Aggregator implements RecordSink {
    * taken (cheap: late records and just-closed minutes, so they leave the aggregator's memory).
    */
   public List<Snapshot> collect(long closeBefore, boolean closeAll, boolean includeOpen) {
+    Spool s = spool;
+    if (s == null) {
+      return collectNow(closeBefore, closeAll, includeOpen);
+    }
+    cutLock.writeLock().lock();
+    try {
+      cutEpoch = s.rotate();
+      return collectNow(closeBefore, closeAll, includeOpen);
+    } finally {
+      cutLock.writeLock().unlock();
+    }
+  }
+
+  /** The spool epoch the last collection closed (-1 without a spool); for the collecting thread. */
+  public long cutEpoch() {
+    return cutEpoch;
+  }
+
+  private List<Snapshot> collectNow(long closeBefore, boolean closeAll, boolean includeOpen) {
     List<Snapshot> out = new ArrayList<>();
     boolean counted = false;
     for (Iterator<Slot> it = slots.values().iterator(); it.hasNext(); ) {

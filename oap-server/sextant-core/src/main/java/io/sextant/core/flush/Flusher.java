@@ -10,11 +10,12 @@ import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.Aggregator;
-import io.sextant.core.aggregate.EntityRef;
 import io.sextant.core.aggregate.Snapshot;
 import io.sextant.core.metric.EncodedState;
 import io.sextant.core.metric.MetricDefinition;
 import io.sextant.core.metric.MetricGroup;
+import io.sextant.core.spool.Spool;
+import io.sextant.core.spool.SpoolConfig;
 import io.sextant.core.topology.EntityRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,6 +56,10 @@ public final class Flusher implements Component, LiveMetrics {
   private final AtomicLong sequences = new AtomicLong();
   private final Rollups hours = new Rollups(Step.HOUR, sequences::incrementAndGet);
   private final Rollups days = new Rollups(Step.DAY, sequences::incrementAndGet);
+  /** Null without a spool. */
+  private final Spool spool;
+  private final SpoolRecovery recovery;
+  private boolean checkpointed;
   /** The write job: what collection queued, until the writer sends it to storage. */
   private final WriteQueue queue;
   /** Held while collecting: from taking accumulators out of the aggregator to queuing their rows. */
@@ -80,6 +85,15 @@ public final class Flusher implements Component, LiveMetrics {
 
   public Flusher(Aggregator aggregator, StorageComponent storage, TimeBuckets buckets,
       FlusherConfig config, String collectorId, MeterRegistry registry) {
+    this(aggregator, storage, buckets, config, null, collectorId, registry);
+  }
+
+  /**
+   * With {@code spool} (null: none) everything accepted is kept on disk until storage has it, and
+   * {@link #start()} first takes over what earlier runs left there.
+   */
+  public Flusher(Aggregator aggregator, StorageComponent storage, TimeBuckets buckets,
+      FlusherConfig config, SpoolConfig spool, String collectorId, MeterRegistry registry) {
     this.aggregator = aggregator;
     this.buckets = buckets;
     this.config = config;
@@ -91,10 +105,18 @@ public final class Flusher implements Component, LiveMetrics {
         .register(registry);
     this.flushTimer = Timer.builder("sextant_flush_duration").description("one collection of the aggregator")
         .publishPercentiles(0.5, 0.99).register(registry);
+    this.spool = spool == null ? null : new Spool(spool, writerId, registry);
+    this.recovery = spool == null ? null : new SpoolRecovery(aggregator.catalog(), registry);
+    if (this.spool != null) {
+      aggregator.spoolTo(this.spool);
+    }
   }
 
   @Override
   public void start() {
+    if (spool != null) {
+      recovery.recover(spool, aggregator, (rows, snapshots) -> queue.queue(rows, snapshots, entities, spool.epoch()));
+    }
     // Closed minutes (and late records) are collected often, open ones every interval: what sits
     // in the aggregator stays small even when a client replays minutes of backlog at once.
     long closedEvery = Math.min(config.intervalMillis(), config.closedIntervalMillis());
@@ -171,32 +193,34 @@ public final class Flusher implements Component, LiveMetrics {
       lastOpenCollect = now;
       newcomersCollected = newcomers;
     }
+    if (spool != null && !includeOpen) {
+      return false; // with a spool every collection is a cut: closing ones wait for the next
+    }
     List<Snapshot> snapshots = aggregator.collect(closeBefore, closeAll, includeOpen);
     long closings = aggregator.closings();
-
-    List<PartialRow> rows = new ArrayList<>();
-    for (Snapshot s : snapshots) {
-      rows.add(row(s.group(), s.entity(), Step.MINUTE, s.minuteBucket(), s.sequence(), s.states()));
-      for (Rollups r : List.of(hours, days)) {
-        Rollups.Rollup direct = r.update(s);
-        if (direct != null) {
-          rows.add(row(direct.group(), direct.entity(), r.step(), direct.bucket(), direct.sequence(), direct.states()));
-        }
-      }
-    }
     // Roll-ups are rewritten every rollupIntervalMillis; a bucket is final once every minute
     // that can still close into it has.
     boolean due = closeAll || now - lastRollupWrite >= config.rollupIntervalMillis();
     if (due) {
       lastRollupWrite = now;
     }
-    for (Rollups r : List.of(hours, days)) {
-      long finalBefore = TimeBuckets.rollup(closeBefore, r.step());
-      for (Rollups.Rollup e : r.drain(finalBefore, closeAll, due)) {
-        rows.add(row(e.group(), e.entity(), r.step(), e.bucket(), e.sequence(), e.states()));
-      }
+    long epoch = -1;
+    Spool.CutWriter cut = null;
+    if (spool != null) {
+      epoch = aggregator.cutEpoch();
+      cut = spool.cut(epoch);
+      // The roll-ups as they were before this cut, so recovery replays the cut on top of them.
+      boolean checkpoint = due || !checkpointed;
+      checkpointed = true;
+      SpoolRecovery.writeCut(cut, new SpoolRecovery.CutParams(closeBefore, closeAll, due), snapshots,
+          checkpoint ? new SpoolRecovery.Checkpoint(sequences.get(), hours, days) : null);
     }
-    queue.queue(rows, snapshots, entities);
+    List<PartialRow> rows = rows(snapshots, new SpoolRecovery.CutParams(closeBefore, closeAll, due), hours, days,
+        writerId);
+    if (cut != null) {
+      cut.complete();
+    }
+    queue.queue(rows, snapshots, entities, epoch);
     closingsQueued = closings;
     flushTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
     return includeOpen;
@@ -228,9 +252,30 @@ public final class Flusher implements Component, LiveMetrics {
     queue.unwritten(group.name(), metric, entityIds, step, start, end, out);
   }
 
-  private PartialRow row(MetricGroup group, EntityRef entity, Step step, long bucket, long sequence,
-      EncodedState[] states) {
-    return row(group, entity.id(), step, bucket, writerId, sequence, states);
+  /**
+   * What one collection makes of its snapshots: their minute rows, and the roll-up rows of
+   * {@code hours} and {@code days} it makes due. Recovery calls it again with a dead run's cuts.
+   */
+  static List<PartialRow> rows(List<Snapshot> snapshots, SpoolRecovery.CutParams cut, Rollups hours, Rollups days,
+      String writerId) {
+    List<PartialRow> rows = new ArrayList<>();
+    for (Snapshot s : snapshots) {
+      rows.add(row(s.group(), s.entity().id(), Step.MINUTE, s.minuteBucket(), writerId, s.sequence(), s.states()));
+      for (Rollups r : List.of(hours, days)) {
+        Rollups.Rollup direct = r.update(s);
+        if (direct != null) {
+          rows.add(row(direct.group(), direct.entity().id(), r.step(), direct.bucket(), writerId, direct.sequence(),
+              direct.states()));
+        }
+      }
+    }
+    for (Rollups r : List.of(hours, days)) {
+      long finalBefore = TimeBuckets.rollup(cut.closeBefore(), r.step());
+      for (Rollups.Rollup e : r.drain(finalBefore, cut.closeAll(), cut.due())) {
+        rows.add(row(e.group(), e.entity().id(), r.step(), e.bucket(), writerId, e.sequence(), e.states()));
+      }
+    }
+    return rows;
   }
 
   /** An accumulator's states as the row storage writes; metrics no record reached are left out. */
@@ -250,6 +295,9 @@ public final class Flusher implements Component, LiveMetrics {
   /** Writes everything queued; what fails is queued again, behind nothing newer. */
   void write() {
     queue.write();
+    if (spool != null) {
+      spool.written(queue.writtenEpoch());
+    }
   }
 
   public String writerId() {
@@ -287,7 +335,12 @@ public final class Flusher implements Component, LiveMetrics {
       Thread.currentThread().interrupt();
     }
     int left = queue.count();
-    if (left > 0) {
+    if (spool != null && left == 0) {
+      spool.closeClean();
+    } else if (spool != null) {
+      spool.close();
+      LOG.warn("{} partial rows could not be written before shutdown; kept in the spool for the next start", left);
+    } else if (left > 0) {
       LOG.error("{} partial rows could not be written before shutdown and are lost", left);
     }
     return left;

@@ -7,11 +7,15 @@ import io.sextant.core.aggregate.Snapshot;
 import io.sextant.core.metric.EncodedState;
 import io.sextant.core.metric.MetricGroup;
 import io.sextant.core.metric.MetricState;
+import io.sextant.core.spool.In;
+import io.sextant.core.spool.Out;
+import io.sextant.core.spool.SnapshotCodec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -99,6 +103,61 @@ final class Rollups {
       }
     }
     return out;
+  }
+
+  /** Largest checkpoint frame, about. */
+  private static final int FRAME_BYTES = 4 << 20;
+
+  /**
+   * Writes every entry, for a spool checkpoint: frames starting with {@code tag}, each holding
+   * entries up to its end, handed to {@code frames} (which may reuse nothing: each is new).
+   */
+  void save(int tag, Consumer<Out> frames) {
+    Out out = null;
+    for (Entry e : entries.values()) {
+      if (out == null) {
+        out = new Out(64 << 10);
+        out.u8(tag);
+      }
+      SnapshotCodec.group(out, e.group);
+      SnapshotCodec.entity(out, e.entity);
+      out.i64(e.bucket);
+      out.i64(e.sequence);
+      out.bool(e.closed != null);
+      if (e.closed != null) {
+        SnapshotCodec.states(out, EncodedState.of(e.closed));
+      }
+      out.i32(e.open.size());
+      for (Map.Entry<Long, EncodedState[]> m : e.open.entrySet()) {
+        out.i64(m.getKey());
+        SnapshotCodec.states(out, m.getValue());
+      }
+      out.bool(e.dirty);
+      if (out.size() > FRAME_BYTES) {
+        frames.accept(out);
+        out = null;
+      }
+    }
+    if (out != null) {
+      frames.accept(out);
+    }
+  }
+
+  /** Takes back entries {@link #save} wrote (the frame after its tag). */
+  void restore(In in, SnapshotCodec codec) {
+    while (in.hasMore()) {
+      MetricGroup group = codec.group(in);
+      Entry e = new Entry(group, SnapshotCodec.entity(in), in.i64(), in.i64());
+      if (in.bool()) {
+        e.closed = EncodedState.decode(SnapshotCodec.states(in, group));
+      }
+      int open = in.i32();
+      for (int i = 0; i < open; i++) {
+        e.open.put(in.i64(), SnapshotCodec.states(in, group));
+      }
+      e.dirty = in.bool();
+      entries.put(new Key(group.index(), e.entity.id(), e.bucket), e);
+    }
   }
 
   int held() {

@@ -49,6 +49,9 @@ final class WriteQueue {
   private volatile boolean storageDown;
   private volatile int pendingCount;
   private volatile long pendingBytes;
+  /** The last spool epoch whose rows were all queued, and the last whose rows were all written (-1: none). */
+  private long queuedEpoch = -1;
+  private volatile long writtenEpoch = -1;
   private long countedRowDrops;
   private long countedMetadataDrops;
   private final Object warnings = new Object();
@@ -88,6 +91,11 @@ final class WriteQueue {
    * storage outage, not for a store that keeps up.
    */
   void queue(List<PartialRow> rows, List<Snapshot> snapshots, EntityRegistry entities) {
+    queue(rows, snapshots, entities, -1);
+  }
+
+  /** As {@link #queue(List, List, EntityRegistry)}; {@code epoch} is the spool cut they come from (-1: none). */
+  void queue(List<PartialRow> rows, List<Snapshot> snapshots, EntityRegistry entities, long epoch) {
     for (int from = 0; from < rows.size(); from += QUEUE_CHUNK) {
       if (!storageDown && nearlyFull()) {
         writeIfFree();
@@ -98,10 +106,16 @@ final class WriteQueue {
     }
     synchronized (pending) {
       snapshots.forEach(snapshot -> entities.describe(snapshot, pending));
+      queuedEpoch = Math.max(queuedEpoch, epoch);
       pendingCount = pending.rowCount();
       pendingBytes = pending.rowBytes();
       countDrops();
     }
+  }
+
+  /** The last spool epoch whose rows storage has (or that were dropped, counted); -1 before any. */
+  long writtenEpoch() {
+    return writtenEpoch;
   }
 
   /** Hands {@code out} the cells of {@code metric} in rows not written yet; see {@link PendingWrites#rows}. */
@@ -148,11 +162,14 @@ final class WriteQueue {
         return;
       }
       PendingWrites.Batch batch;
+      long epoch;
       synchronized (pending) {
         batch = pending.take();
+        epoch = queuedEpoch;
         pendingCount = 0;
       }
       if (batch.isEmpty()) {
+        writtenEpoch = epoch;
         return;
       }
       long started = System.nanoTime();
@@ -181,6 +198,7 @@ final class WriteQueue {
         partialsWritten.increment(batch.rows.size());
         bytesWritten.increment((double) batch.rowBytes());
         storageDown = false;
+        writtenEpoch = epoch;
         writeTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
       } catch (RuntimeException e) {
         storageDown = true;

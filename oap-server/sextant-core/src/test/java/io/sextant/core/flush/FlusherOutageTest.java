@@ -3,17 +3,10 @@ package io.sextant.core.flush;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.sextant.api.component.CheckResult;
 import io.sextant.api.model.CallProtocol;
 import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.DetectPoint;
 import io.sextant.api.model.Layer;
-import io.sextant.api.storage.MetadataStore;
-import io.sextant.api.storage.MetricPartial;
-import io.sextant.api.storage.MetricsStore;
-import io.sextant.api.storage.PartialRow;
-import io.sextant.api.storage.StorageComponent;
-import io.sextant.api.storage.TopologyStore;
 import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.Aggregator;
@@ -23,14 +16,10 @@ import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricFamilies;
 import io.sextant.core.query.QueryServices;
 import io.sextant.core.query.mqe.MqeEntity;
-import io.sextant.storage.memory.MemoryStorage;
-import io.sextant.storage.memory.MemoryStorageConfig;
 import java.time.Clock;
 import java.time.ZoneOffset;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -79,56 +68,6 @@ class FlusherOutageTest {
     for (int i = 0; i < calls; i++) {
       aggregator.offer(new CallRecord(time, time + 10, "a", "a-0", "b", "b-0", "GET:/x", 10, 200, true,
           CallProtocol.HTTP, DetectPoint.SERVER, "", "", 100, 100, Layer.MESH, Map.of(), Map.of()));
-    }
-  }
-
-  /** The memory store behind a switch: while {@code down}, metric writes throw and the probe fails. */
-  private static final class FlakyStorage implements StorageComponent {
-    final MemoryStorage delegate = new MemoryStorage(new MemoryStorageConfig(1_000_000));
-    final AtomicInteger writeAttempts = new AtomicInteger();
-    final AtomicInteger checks = new AtomicInteger();
-    volatile boolean down;
-
-    private final MetricsStore metrics = new MetricsStore() {
-      @Override
-      public void write(List<PartialRow> rows) {
-        writeAttempts.incrementAndGet();
-        if (down) {
-          throw new IllegalStateException("store unreachable");
-        }
-        delegate.metrics().write(rows);
-      }
-
-      @Override
-      public List<MetricPartial> read(String metric, Collection<String> ids, Step step, long start, long end) {
-        return delegate.metrics().read(metric, ids, step, start, end);
-      }
-    };
-
-    @Override
-    public MetricsStore metrics() {
-      return metrics;
-    }
-
-    @Override
-    public TopologyStore topology() {
-      return delegate.topology();
-    }
-
-    @Override
-    public MetadataStore metadata() {
-      return delegate.metadata();
-    }
-
-    @Override
-    public CheckResult check() {
-      checks.incrementAndGet();
-      return down ? CheckResult.failed("store unreachable") : CheckResult.OK;
-    }
-
-    @Override
-    public void close() {
-      delegate.close();
     }
   }
 }

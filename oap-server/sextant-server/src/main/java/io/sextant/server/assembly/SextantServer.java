@@ -91,7 +91,8 @@ public final class SextantServer implements AutoCloseable {
     this.storage = Plugins.storage(config.string("storage.selector")).create(config, registry);
     this.aggregator = new Aggregator(catalog, RecordKindDispatcher.standard(core.maxCachedIds()), buckets,
         core.limits(), registry);
-    this.flusher = new Flusher(aggregator, storage, buckets, core.flusher(), core.collectorId(), registry);
+    this.flusher = new Flusher(aggregator, storage, buckets, core.flusher(), core.spool(), core.collectorId(),
+        registry);
     // Queries see this collector's own metrics before they are stored (FreshMetrics).
     this.query = QueryServices.over(new FreshStorage(storage, flusher), catalog, buckets);
     this.processes = new StoredProcessRegistry(storage, buckets, registry);

@@ -77,7 +77,7 @@ public abstract class RecordStream<M, R> implements StreamObserver<M> {
     }
     metrics.message();
     try {
-      handle(message);
+      sink.batch(() -> handle(message));
     } finally {
       countAccepted();
     }

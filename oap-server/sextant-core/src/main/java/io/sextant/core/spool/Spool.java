@@ -1,0 +1,379 @@
+package io.sextant.core.spool;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The write-ahead spool: what this collector accepted and has not yet written to storage, on disk,
+ * so a killed collector's successor loses nothing (docs/architecture.md, "The spool"). One
+ * directory per run (writer id) holding two kinds of frame files:
+ * <ul>
+ *   <li>{@code obs-<epoch>}: the observations accepted in one epoch, between two cuts;
+ *   <li>{@code cut-<epoch>}: what the flusher made of the aggregator at the cut closing that epoch
+ *       (its snapshots, from time to time a checkpoint of its roll-ups), ended by an end frame.
+ * </ul>
+ * An epoch's observations are deleted once its cut is complete; cuts once storage has everything
+ * up to a later cut holding a checkpoint. Bounded by {@link SpoolConfig#maxBytes()}.
+ */
+public final class Spool implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Spool.class);
+  private static final String WRITER_FILE = "writer";
+  private static final byte END = 'E';
+  private final SpoolConfig config;
+  private final String writerId;
+  private final Path runDir;
+  private final ScheduledExecutorService syncer;
+  private final Counter droppedBytes;
+  private final Counter corruptFiles;
+  /** Observation files by epoch, the current one last. */
+  private final TreeMap<Long, FrameFile> observations = new TreeMap<>();
+  /** Complete cut files by epoch; true if the cut holds a checkpoint. */
+  private final TreeMap<Long, CutEntry> cuts = new TreeMap<>();
+  /** Runs recovered from, deleted once storage has this run's writes up to the given epoch. */
+  private final Map<Path, Long> recoveredRuns = new TreeMap<>();
+  private volatile FrameFile current;
+  private long epoch;
+  private long storedBytes;
+
+  private record CutEntry(Path path, long bytes, boolean checkpoint) {}
+
+  public Spool(SpoolConfig config, String writerId, MeterRegistry registry) {
+    this.config = config;
+    this.writerId = writerId;
+    this.runDir = config.directory().resolve(writerId.replaceAll("[^A-Za-z0-9._-]", "_"));
+    try {
+      Files.createDirectories(runDir);
+      Files.writeString(runDir.resolve(WRITER_FILE), writerId, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the spool directory " + runDir, e);
+    }
+    this.droppedBytes = Counter.builder("sextant_spool_dropped_bytes")
+        .description("spooled bytes dropped because the spool was full (storage down longer than it holds)")
+        .register(registry);
+    this.corruptFiles = Counter.builder("sextant_spool_corrupt_files")
+        .description("spool files found torn or corrupt at recovery; read up to the damage").register(registry);
+    Gauge.builder("sextant_spool_bytes", this, Spool::bytes).description("bytes held in the spool")
+        .register(registry);
+    this.current = FrameFile.create(runDir.resolve(name("obs", 0)));
+    observations.put(0L, current);
+    if (config.fsync() == SpoolConfig.Fsync.INTERVAL) {
+      syncer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "sextant-spool-sync");
+        t.setDaemon(true);
+        return t;
+      });
+      syncer.scheduleWithFixedDelay(this::syncObservations, config.fsyncIntervalMillis(),
+          config.fsyncIntervalMillis(), TimeUnit.MILLISECONDS);
+    } else {
+      syncer = null;
+    }
+  }
+
+  public String writerId() {
+    return writerId;
+  }
+
+  /** Appends accepted observations (one or more, as {@link ObservationCodec} wrote them) to this epoch. */
+  public void observed(Out observations) {
+    if (observations.size() == 0) {
+      return;
+    }
+    FrameFile f = current;
+    f.append(observations);
+    if (config.fsync() == SpoolConfig.Fsync.ALWAYS) {
+      f.force();
+    }
+  }
+
+  /**
+   * Starts a new epoch; the caller guarantees no observation is being appended (the aggregator's
+   * cut lock). Returns the epoch that ended, whose cut the caller writes next.
+   */
+  public synchronized long rotate() {
+    long ended = epoch++;
+    FrameFile next = FrameFile.create(runDir.resolve(name("obs", epoch)));
+    observations.put(epoch, next);
+    current = next;
+    return ended;
+  }
+
+  /** Writes the cut closing {@code epoch}: frames, then {@link CutWriter#complete}. */
+  public CutWriter cut(long epoch) {
+    return new CutWriter(epoch, FrameFile.create(runDir.resolve(name("cut", epoch))));
+  }
+
+  /** One cut file being written; frames must not start with the byte {@code 'E'}. */
+  public final class CutWriter {
+    private final long epoch;
+    private final FrameFile file;
+    private boolean checkpoint;
+
+    private CutWriter(long epoch, FrameFile file) {
+      this.epoch = epoch;
+      this.file = file;
+    }
+
+    public void frame(Out out) {
+      file.append(out);
+    }
+
+    /** Marks the cut as holding a checkpoint: recovery may start from it. */
+    public void checkpoint() {
+      checkpoint = true;
+    }
+
+    /**
+     * Ends the cut: the end frame, forced unless fsync is {@code NEVER}; the epoch's observations
+     * are deleted, their effect being in this cut.
+     */
+    public void complete() {
+      Out end = new Out(1);
+      end.u8(END);
+      file.append(end);
+      if (config.fsync() != SpoolConfig.Fsync.NEVER) {
+        file.force();
+      }
+      file.close();
+      synchronized (Spool.this) {
+        cuts.put(epoch, new CutEntry(file.path(), file.bytes(), checkpoint));
+        storedBytes += file.bytes();
+        for (Iterator<Map.Entry<Long, FrameFile>> it = observations.headMap(epoch, true).entrySet().iterator();
+            it.hasNext(); ) {
+          FrameFile f = it.next().getValue();
+          f.close();
+          delete(f.path());
+          it.remove();
+        }
+        bound();
+      }
+    }
+  }
+
+  /**
+   * Storage has everything this run produced up to the cut of {@code epoch}: cuts before the last
+   * checkpoint at or before it are no longer needed, nor runs recovered before that cut.
+   */
+  public synchronized void written(long epoch) {
+    Long checkpoint = null;
+    for (Map.Entry<Long, CutEntry> e : cuts.headMap(epoch, true).descendingMap().entrySet()) {
+      if (e.getValue().checkpoint()) {
+        checkpoint = e.getKey();
+        break;
+      }
+    }
+    if (checkpoint != null) {
+      dropCuts(cuts.headMap(checkpoint, false), false);
+    }
+    for (Iterator<Map.Entry<Path, Long>> it = recoveredRuns.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<Path, Long> run = it.next();
+      if (run.getValue() <= epoch) {
+        deleteTree(run.getKey());
+        it.remove();
+      }
+    }
+  }
+
+  /** Past the bound, the oldest cuts go (never the newest), counted. */
+  private void bound() {
+    while (bytes() > config.maxBytes() && cuts.size() > 1) {
+      Map.Entry<Long, CutEntry> oldest = cuts.firstEntry();
+      dropCuts(cuts.headMap(oldest.getKey(), true), true);
+      LOG.warn("spool full ({} bytes): dropped the cut of epoch {}; storage has been unavailable longer than "
+          + "spool.maxMegabytes holds", config.maxBytes(), oldest.getKey());
+    }
+  }
+
+  private void dropCuts(Map<Long, CutEntry> drop, boolean counted) {
+    for (Iterator<CutEntry> it = drop.values().iterator(); it.hasNext(); ) {
+      CutEntry c = it.next();
+      delete(c.path());
+      storedBytes -= c.bytes();
+      if (counted) {
+        droppedBytes.increment(c.bytes());
+      }
+      it.remove();
+    }
+  }
+
+  /** Bytes in this run's files. */
+  public synchronized long bytes() {
+    long obs = 0;
+    for (FrameFile f : observations.values()) {
+      obs += f.bytes();
+    }
+    return storedBytes + obs;
+  }
+
+  private void syncObservations() {
+    try {
+      current.force();
+    } catch (RuntimeException e) {
+      LOG.debug("spool sync raced a rotation", e); // the rotated file is forced by its cut
+    }
+  }
+
+  /**
+   * Everything a run before this one left: one entry per run directory. The caller replays them,
+   * then calls {@link #recovered}.
+   */
+  public List<DeadRun> deadRuns() {
+    List<DeadRun> out = new ArrayList<>();
+    try (Stream<Path> dirs = Files.list(config.directory())) {
+      for (Path dir : dirs.sorted().toList()) {
+        if (dir.equals(runDir) || !Files.isRegularFile(dir.resolve(WRITER_FILE))) {
+          continue;
+        }
+        out.add(deadRun(dir));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list the spool directory " + config.directory(), e);
+    }
+    out.sort(Comparator.comparing(DeadRun::writerId));
+    return out;
+  }
+
+  private DeadRun deadRun(Path dir) throws IOException {
+    String writer = Files.readString(dir.resolve(WRITER_FILE), StandardCharsets.UTF_8);
+    TreeMap<Long, Path> cutFiles = new TreeMap<>();
+    TreeMap<Long, Path> obsFiles = new TreeMap<>();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path f : files.toList()) {
+        String n = f.getFileName().toString();
+        if (n.startsWith("cut-")) {
+          cutFiles.put(Long.parseLong(n.substring(4, n.length() - 4)), f);
+        } else if (n.startsWith("obs-")) {
+          obsFiles.put(Long.parseLong(n.substring(4, n.length() - 4)), f);
+        }
+      }
+    }
+    return new DeadRun(writer, dir, cutFiles, obsFiles);
+  }
+
+  /** What a previous run left in the spool. */
+  public final class DeadRun {
+    private final String writerId;
+    private final Path dir;
+    private final TreeMap<Long, Path> cutFiles;
+    private final TreeMap<Long, Path> obsFiles;
+
+    private DeadRun(String writerId, Path dir, TreeMap<Long, Path> cutFiles, TreeMap<Long, Path> obsFiles) {
+      this.writerId = writerId;
+      this.dir = dir;
+      this.cutFiles = cutFiles;
+      this.obsFiles = obsFiles;
+    }
+
+    public String writerId() {
+      return writerId;
+    }
+
+    /** Epochs of the cut files, oldest first (complete or not: {@link #readCut} tells). */
+    public List<Long> cutEpochs() {
+      return List.copyOf(cutFiles.keySet());
+    }
+
+    /**
+     * Hands each frame of the cut to {@code frames}; true if the cut is complete and intact. A cut
+     * without its end frame was being written when the run died: its epoch's observations are
+     * still there.
+     */
+    public boolean readCut(long epoch, Consumer<In> frames) {
+      List<ByteBuffer> all = new ArrayList<>();
+      boolean intact = FrameFile.read(cutFiles.get(epoch), all::add);
+      if (!intact) {
+        corruptFiles.increment();
+      }
+      boolean ended = !all.isEmpty() && all.get(all.size() - 1).remaining() == 1
+          && all.get(all.size() - 1).get(0) == END;
+      if (!intact || !ended) {
+        return false;
+      }
+      all.subList(0, all.size() - 1).forEach(b -> frames.accept(new In(b)));
+      return true;
+    }
+
+    /** Observations of epochs after {@code lastCut}, oldest first, a frame at a time. */
+    public void observationsAfter(long lastCut, Consumer<In> frames) {
+      for (Path f : obsFiles.tailMap(lastCut, false).values()) {
+        if (!FrameFile.read(f, b -> frames.accept(new In(b)))) {
+          corruptFiles.increment();
+        }
+      }
+    }
+
+    /**
+     * Its observations are replayed into this run (and so in this run's spool): they go now. Its
+     * cuts stay until storage has this run's writes up to {@code epoch} (the recovered rows).
+     */
+    public void recovered(long epoch) {
+      obsFiles.values().forEach(Spool::delete);
+      obsFiles.clear();
+      synchronized (Spool.this) {
+        recoveredRuns.put(dir, epoch);
+      }
+    }
+  }
+
+  /** The current epoch (observations appended now belong to it). */
+  public synchronized long epoch() {
+    return epoch;
+  }
+
+  /** A clean stop with everything written: nothing to recover, the run's directory goes. */
+  public synchronized void closeClean() {
+    close();
+    deleteTree(runDir);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (syncer != null) {
+      syncer.shutdownNow();
+    }
+    observations.values().forEach(f -> {
+      f.force();
+      f.close();
+    });
+  }
+
+  private static String name(String kind, long epoch) {
+    return kind + "-" + String.format("%019d", epoch) + ".log";
+  }
+
+  private static void delete(Path p) {
+    try {
+      Files.deleteIfExists(p);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete spool file " + p, e);
+    }
+  }
+
+  private static void deleteTree(Path dir) {
+    try (Stream<Path> files = Files.list(dir)) {
+      files.forEach(Spool::delete);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + dir, e);
+    }
+    delete(dir);
+  }
+}

@@ -1,0 +1,65 @@
+package io.sextant.core.flush;
+
+import io.sextant.api.component.CheckResult;
+import io.sextant.api.storage.MetadataStore;
+import io.sextant.api.storage.MetricPartial;
+import io.sextant.api.storage.MetricsStore;
+import io.sextant.api.storage.PartialRow;
+import io.sextant.api.storage.StorageComponent;
+import io.sextant.api.storage.TopologyStore;
+import io.sextant.api.time.Step;
+import io.sextant.storage.memory.MemoryStorage;
+import io.sextant.storage.memory.MemoryStorageConfig;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The memory store behind a switch: while {@code down}, metric writes throw and the probe fails. */
+final class FlakyStorage implements StorageComponent {
+  final MemoryStorage delegate = new MemoryStorage(new MemoryStorageConfig(1_000_000));
+  final AtomicInteger writeAttempts = new AtomicInteger();
+  final AtomicInteger checks = new AtomicInteger();
+  volatile boolean down;
+
+  private final MetricsStore metrics = new MetricsStore() {
+    @Override
+    public void write(List<PartialRow> rows) {
+      writeAttempts.incrementAndGet();
+      if (down) {
+        throw new IllegalStateException("store unreachable");
+      }
+      delegate.metrics().write(rows);
+    }
+
+    @Override
+    public List<MetricPartial> read(String metric, Collection<String> ids, Step step, long start, long end) {
+      return delegate.metrics().read(metric, ids, step, start, end);
+    }
+  };
+
+  @Override
+  public MetricsStore metrics() {
+    return metrics;
+  }
+
+  @Override
+  public TopologyStore topology() {
+    return delegate.topology();
+  }
+
+  @Override
+  public MetadataStore metadata() {
+    return delegate.metadata();
+  }
+
+  @Override
+  public CheckResult check() {
+    checks.incrementAndGet();
+    return down ? CheckResult.failed("store unreachable") : CheckResult.OK;
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+}

@@ -1,0 +1,55 @@
+package io.sextant.core.spool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sextant.api.model.CallProtocol;
+import io.sextant.api.model.CallRecord;
+import io.sextant.api.model.DetectPoint;
+import io.sextant.api.model.FlowRecord;
+import io.sextant.api.model.Layer;
+import io.sextant.api.model.Observation;
+import io.sextant.api.model.ProcessSampleRecord;
+import io.sextant.api.model.SampleRecord;
+import io.sextant.api.model.Scope;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Every kind of observation comes back from the spool equal to what went in, names of any script included. */
+class ObservationCodecTest {
+  private static final List<Observation> ALL = List.of(
+      new CallRecord(1, 2, "produção", "a-0", "b", null, "GET:/ü/{id}", 10, 503, false, CallProtocol.GRPC,
+          DetectPoint.CLIENT, "mTLS", "upstream_reset", 5, 6, Layer.MESH, Map.of("pod", "a-0", "ns", "默认"), null),
+      new FlowRecord(3, 4, "a", "a-0", "b", "b-0", DetectPoint.SERVER, "", null, 1, 2, 300, 400, Layer.MESH_DP,
+          Map.of(), Map.of("k", "v")),
+      new SampleRecord(5, "a", "a-0", null, null, DetectPoint.SERVER, Layer.MESH_DP, "envoy_heap_memory_used",
+          "cluster|x", 42),
+      new ProcessSampleRecord(6, Scope.PROCESS_RELATION, "s", "i", Layer.K8S_SERVICE, DetectPoint.CLIENT, "p1", "p2",
+          "HTTP", "process_relation_http1_request_cpm", "", 202611250900L, 7));
+
+  @Test
+  void everyKindRoundTrips() {
+    Out out = new Out(8);
+    ALL.forEach(o -> ObservationCodec.write(out, o));
+    In in = new In(ByteBuffer.wrap(Arrays.copyOf(out.array(), out.size())));
+    for (Observation expected : ALL) {
+      assertThat(ObservationCodec.read(in)).isEqualTo(expected);
+    }
+    assertThat(in.hasMore()).isFalse();
+  }
+
+  @Test
+  void aLengthPastTheFrameIsRefusedNotAllocated() {
+    Out out = new Out(8);
+    out.u8(1);
+    out.i64(1);
+    out.i64(2);
+    out.i32(Integer.MAX_VALUE); // a string "longer" than the frame
+    In in = new In(ByteBuffer.wrap(Arrays.copyOf(out.array(), out.size())));
+    assertThatThrownBy(() -> ObservationCodec.read(in)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("past the end");
+  }
+}
