@@ -87,6 +87,14 @@ final class LaunchedDistribution implements AutoCloseable {
   }
 
 
+  /** SIGKILL, as the kernel's OOM killer or a node losing power stops it: no hook runs. */
+  void kill() throws InterruptedException {
+    process.destroyForcibly();
+    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+      throw new AssertionError("Sextant did not die of SIGKILL within 30 s");
+    }
+  }
+
   @Override
   public void close() throws InterruptedException {
     process.destroy(); // SIGTERM: the shutdown hook runs as it would on a pod's termination

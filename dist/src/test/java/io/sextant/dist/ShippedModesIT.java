@@ -3,12 +3,18 @@ package io.sextant.dist;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.grpc.Status;
 import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,6 +46,7 @@ class ShippedModesIT {
   static final ElasticsearchExtension ES = new ElasticsearchExtension();
 
   private static final Duration READY = Duration.ofSeconds(90);
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static final String PRODUCTPAGE_IP = "10.0.1.1";
   private static final String REVIEWS_IP = "10.0.1.2";
   private static final String REVIEWS_SERVICE_IP = "10.96.0.11";
@@ -155,6 +162,94 @@ class ShippedModesIT {
       second.clients().awaitServices("MESH", "es-backend");
       assertThat(second.clients().value("service_cpm", "serviceName: \"es-backend\"", time)).isEqualTo("5");
     }
+  }
+
+  /**
+   * With the spool, a collector killed under load (SIGKILL, while Elasticsearch refused writes and
+   * with records not yet collected) loses nothing: its restart over the same volume answers exactly
+   * what the clients sent and the killed process counted as accepted, in minutes, hours and days.
+   */
+  @Test
+  void withTheSpoolACollectorKilledUnderLoadLosesNothing() throws Exception {
+    String prefix = "spooled";
+    Map<String, String> env = Map.of("SEXTANT_STORAGE", "elasticsearch", "SEXTANT_ES_HOSTS", ES.hostAndPort(),
+        "SEXTANT_STORAGE_ELASTICSEARCH_INDEX_PREFIX", prefix, "SEXTANT_CORE_TIMEZONE", "UTC",
+        "SEXTANT_CORE_SPOOL_DIRECTORY", dir.resolve("spool").toString(),
+        "SEXTANT_CORE_FLUSH_INTERVAL_MILLIS", "1000", "SEXTANT_CORE_ROLLUP_INTERVAL_MILLIS", "3000");
+    long from = System.currentTimeMillis();
+    long sent = 0;
+    double accepted;
+    try (RunningSextant killed = RunningSextant.start(home, env, READY)) {
+      sent += sendFor(killed.clients(), Duration.ofSeconds(6)); // written as it goes
+      es("PUT", "/" + prefix + "-*/_settings", "{\"index.blocks.write\":true}");
+      sent += sendFor(killed.clients(), Duration.ofSeconds(4)); // collected, not writable: waiting
+      assertThat(killed.clients().mesh("spool-frontend", "spool-backend", System.currentTimeMillis(), 30))
+          .isEqualTo(Status.Code.OK); // accepted, not yet collected
+      sent += 30;
+      accepted = killed.clients().metric("sextant_records_accepted_total");
+      assertThat(killed.clients().metric("sextant_es_documents_blocked_total")).as("writes were refused").isPositive();
+      killed.process().kill();
+    }
+    assertThat(accepted).as("what the killed collector counted as accepted").isEqualTo(sent);
+    es("PUT", "/" + prefix + "-*/_settings", "{\"index.blocks.write\":null}");
+
+    try (RunningSextant restarted = RunningSextant.start(home, env, READY)) {
+      assertThat(restarted.process().output()).contains("Took over the spool of");
+      long to = System.currentTimeMillis();
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      long minutes = minuteTotal(restarted.clients(), from, to);
+      while ((minutes != sent || stored(prefix, "hour") != sent || stored(prefix, "day") != sent)
+          && System.nanoTime() < deadline) {
+        Thread.sleep(500);
+        minutes = minuteTotal(restarted.clients(), from, to);
+      }
+      System.out.printf("spool: %d calls sent, the killed collector accepted %.0f; after its restart: minutes %d,"
+          + " hours %d, days %d%n", sent, accepted, minutes, stored(prefix, "hour"), stored(prefix, "day"));
+      assertThat(minutes).as("calls in the minutes, as GraphQL answers").isEqualTo(sent);
+      assertThat(stored(prefix, "hour")).as("calls in the stored hour partials").isEqualTo(sent);
+      assertThat(stored(prefix, "day")).as("calls in the stored day partials").isEqualTo(sent);
+    }
+  }
+
+  /** Streams of 50 calls to spool-backend for {@code duration}; returns how many were sent (each ended OK). */
+  private static long sendFor(Clients c, Duration duration) throws Exception {
+    long sent = 0;
+    long end = System.nanoTime() + duration.toNanos();
+    while (System.nanoTime() < end) {
+      assertThat(c.mesh("spool-frontend", "spool-backend", System.currentTimeMillis(), 50)).isEqualTo(Status.Code.OK);
+      sent += 50;
+      Thread.sleep(20);
+    }
+    return sent;
+  }
+
+  private static long minuteTotal(Clients c, long from, long to) throws Exception {
+    long sum = 0;
+    for (JsonNode v : c.values("service_cpm", "serviceName: \"spool-backend\", normal: true", from, to)) {
+      sum += v.get("value").isNull() ? 0 : v.get("value").asLong();
+    }
+    return sum;
+  }
+
+  /** Calls counted by the stored service_cpm partials of a step (read from Elasticsearch itself). */
+  private static long stored(String prefix, String step) throws Exception {
+    es("POST", "/" + prefix + "-*/_refresh", null);
+    JsonNode hits = JSON.readTree(es("GET", "/" + prefix + "-metrics-"
+        + step + "-*/_search?size=10000&filter_path=hits.hits._source.states.service_cpm", null));
+    long sum = 0;
+    for (JsonNode h : hits.path("hits").path("hits")) {
+      sum += h.path("_source").path("states").path("service_cpm").path("v").path(0).asLong();
+    }
+    return sum;
+  }
+
+  private static String es(String method, String path, String body) throws Exception {
+    HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(ES.httpUrl() + path))
+        .header("Content-Type", "application/json")
+        .method(method, body == null ? BodyPublishers.noBody() : BodyPublishers.ofString(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as(method + " " + path + ": " + r.body()).isLessThan(300);
+    return r.body();
   }
 
   @Test
