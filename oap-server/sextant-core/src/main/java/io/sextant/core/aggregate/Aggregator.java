@@ -15,6 +15,7 @@ import io.sextant.core.metric.Source;
 import io.sextant.core.spool.ObservationCodec;
 import io.sextant.core.spool.Out;
 import io.sextant.core.spool.Spool;
+import io.sextant.core.spool.StringTable;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
@@ -62,9 +63,7 @@ public final class Aggregator implements RecordSink {
   /** Batches spool while holding it shared; a collection takes it exclusively (a cut). */
   private final ReentrantReadWriteLock cutLock = new ReentrantReadWriteLock();
   private volatile Spool spool;
-  /** The running batch's spool buffer on this thread, if any. */
-  private final ThreadLocal<Out> batchBuffer = new ThreadLocal<>();
-  private final ThreadLocal<Out> buffers = ThreadLocal.withInitial(() -> new Out(16 << 10));
+  private final ThreadLocal<Batch> batches = ThreadLocal.withInitial(Batch::new);
   private final Counter spoolFailures;
   private final AtomicBoolean spoolFailureLogged = new AtomicBoolean();
   private long cutEpoch = -1;
@@ -101,26 +100,43 @@ public final class Aggregator implements RecordSink {
   @Override
   public void batch(Runnable offers) {
     Spool s = spool;
-    if (s == null || batchBuffer.get() != null) {
+    Batch b = s == null ? null : batches.get();
+    if (b == null || b.active) {
       offers.run();
       return;
     }
-    Out out = buffers.get();
     cutLock.readLock().lock();
-    batchBuffer.set(out);
+    b.active = true;
+    long epoch = s.epoch(); // stable while the cut lock is held
+    if (epoch != b.epoch) {
+      b.epoch = epoch;
+      b.names.clear(); // a new file: its numbers start anew
+    }
     try {
       offers.run();
     } finally {
-      batchBuffer.remove();
+      b.active = false;
       try {
-        spoolWrite(s, out);
+        spoolWrite(s, b.out);
       } finally {
         cutLock.readLock().unlock();
       }
-      if (out.capacity() > MAX_BATCH_BYTES) {
-        buffers.remove(); // one huge message does not keep its buffer on every thread
+      if (b.out.capacity() > MAX_BATCH_BYTES) {
+        batches.remove(); // one huge message does not keep its buffer on every thread
       }
     }
+  }
+
+  /** A thread's running batch: the records it spools, and whether the current one created an accumulator. */
+  private static final class Batch {
+    private static final AtomicInteger WRITERS = new AtomicInteger();
+    /** Tags this thread's frames: the reader keeps one string table per writer. */
+    final int writer = WRITERS.incrementAndGet();
+    final Out out = new Out(16 << 10);
+    final StringTable names = new StringTable();
+    long epoch = -1;
+    boolean active;
+    boolean created;
   }
 
   private void spoolWrite(Spool s, Out out) {
@@ -139,27 +155,38 @@ public final class Aggregator implements RecordSink {
 
   @Override
   public Admission offer(Observation observation) {
-    if (spool != null && batchBuffer.get() == null) {
+    Batch b = spool == null ? null : batches.get();
+    if (b != null && !b.active) {
       Admission[] answer = new Admission[1];
       batch(() -> answer[0] = offer(observation));
       return answer[0];
+    }
+    if (b != null) {
+      b.created = false;
     }
     Source source = Source.of(observation);
     Admission admission = offer(observation, source);
     if (admission == Admission.ACCEPTED) {
       accepted[source.ordinal()].increment();
-      spooled(observation);
+      if (b != null) {
+        spooled(b, observation);
+      }
     }
     return admission;
   }
 
-  private void spooled(Observation observation) {
-    Out out = batchBuffer.get();
-    if (out != null) {
-      ObservationCodec.write(out, observation);
-      if (out.size() > MAX_BATCH_BYTES) {
-        spoolWrite(spool, out);
-      }
+  /**
+   * Adds an accepted observation to its batch. Instance properties are kept only when it created an
+   * accumulator: only a creation reads them (to describe the entity), and decoding them for every
+   * record would triple the cost of spooling.
+   */
+  private void spooled(Batch b, Observation observation) {
+    if (b.out.size() == 0) {
+      b.out.varint(b.writer);
+    }
+    ObservationCodec.write(b.out, observation, b.created, b.names);
+    if (b.out.size() > MAX_BATCH_BYTES) {
+      spoolWrite(spool, b.out);
     }
   }
 
@@ -171,8 +198,10 @@ public final class Aggregator implements RecordSink {
     batch(() -> {
       for (Observation r : observations) {
         long time = r.startTimeMillis() > 0 ? r.startTimeMillis() : buckets.nowMillis();
+        Batch b = batches.get();
+        b.created = false;
         apply(slot(buckets.minuteBucket(time)), r, Source.of(r));
-        spooled(r);
+        spooled(b, r);
       }
     });
   }
@@ -245,6 +274,9 @@ public final class Aggregator implements RecordSink {
           acc = created;
           openAccumulators.incrementAndGet();
           newcomers.created(scope, id);
+          if (spool != null) {
+            batches.get().created = true;
+          }
           if (slot.retired && discard(map, created)) {
             // The flusher closed this minute while we inserted: use the minute's next slot.
             slot = slot(slot.minute);

@@ -13,7 +13,9 @@ import io.sextant.core.spool.ObservationCodec;
 import io.sextant.core.spool.Out;
 import io.sextant.core.spool.SnapshotCodec;
 import io.sextant.core.spool.Spool;
+import io.sextant.core.spool.StringTable;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -138,18 +140,23 @@ final class SpoolRecovery {
       recoveredRows.increment(rows.size());
       long lastCut = complete.isEmpty() ? -1 : complete.get(complete.size() - 1);
       long[] replayed = {0};
-      run.observationsAfter(lastCut, in -> {
-        List<Observation> batch = new ArrayList<>();
-        try {
-          while (in.hasMore()) {
-            batch.add(ObservationCodec.read(in));
+      run.observationsAfter(lastCut, () -> {
+        Map<Long, StringTable.Reader> writers = new HashMap<>();
+        return in -> {
+          List<Observation> batch = new ArrayList<>();
+          try {
+            StringTable.Reader names = writers.computeIfAbsent(in.varint(), w -> new StringTable.Reader());
+            while (in.hasMore()) {
+              batch.add(ObservationCodec.read(in, names));
+            }
+          } catch (RuntimeException e) {
+            undecodable.increment();
+            LOG.warn("spool of {}: an observation frame did not decode, skipped from there: {}", run.writerId(),
+                e.toString());
           }
-        } catch (RuntimeException e) {
-          undecodable.increment();
-          LOG.warn("spool of {}: an observation frame did not decode, skipped from there: {}", run.writerId(), e);
-        }
-        aggregator.replay(batch);
-        replayed[0] += batch.size();
+          aggregator.replay(batch);
+          replayed[0] += batch.size();
+        };
       });
       replayedObservations.increment(replayed[0]);
       run.recovered(spool.epoch());

@@ -14,6 +14,10 @@ public final class In {
     this.b = b;
   }
 
+  public int remaining() {
+    return b.remaining();
+  }
+
   public boolean hasMore() {
     return b.hasRemaining();
   }
@@ -50,6 +54,34 @@ public final class In {
     byte[] out = new byte[n];
     b.get(out);
     return out;
+  }
+
+  public long varint() {
+    long v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      byte b = this.b.get();
+      v |= (long) (b & 0x7F) << shift;
+      if (b >= 0) {
+        return v;
+      }
+    }
+    throw new IllegalArgumentException("varint longer than 10 bytes");
+  }
+
+  public long zigzag() {
+    long v = varint();
+    return (v >>> 1) ^ -(v & 1);
+  }
+
+  /** What {@link Out#utf8} wrote. */
+  String utf8() {
+    long n = varint();
+    if (n < 0 || n > b.remaining()) {
+      throw new IllegalArgumentException("length " + n + " past the end of the frame");
+    }
+    String s = new String(b.array(), b.arrayOffset() + b.position(), (int) n, StandardCharsets.UTF_8);
+    b.position(b.position() + (int) n);
+    return s;
   }
 
   public <E extends Enum<E>> E enumName(Class<E> type) {

@@ -94,6 +94,42 @@ public final class Out {
     size += b.length;
   }
 
+  /** An unsigned LEB128 varint: small numbers take a byte. */
+  public void varint(long v) {
+    ensure(10);
+    while ((v & ~0x7FL) != 0) {
+      buf[size++] = (byte) ((v & 0x7F) | 0x80);
+      v >>>= 7;
+    }
+    buf[size++] = (byte) v;
+  }
+
+  /** A signed number as a zigzag varint: small magnitudes take a byte. */
+  public void zigzag(long v) {
+    varint((v << 1) ^ (v >> 63));
+  }
+
+  /** A non-null string as a varint length and its UTF-8 bytes. */
+  void utf8(String s) {
+    int n = s.length();
+    ensure(10 + n);
+    int start = size;
+    varint(n);
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (c >= 0x80) {
+        size = start;
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        varint(b.length);
+        ensure(b.length);
+        System.arraycopy(b, 0, buf, size, b.length);
+        size += b.length;
+        return;
+      }
+      buf[size++] = (byte) c;
+    }
+  }
+
   public void enumName(Enum<?> e) {
     str(e == null ? null : e.name());
   }
@@ -110,10 +146,4 @@ public final class Out {
     }
   }
 
-  /** Appends what {@code other} holds. */
-  public void append(Out other) {
-    ensure(other.size);
-    System.arraycopy(other.buf, 0, buf, size, other.size);
-    size += other.size;
-  }
 }

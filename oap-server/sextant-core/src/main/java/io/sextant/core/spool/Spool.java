@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,7 +53,7 @@ public final class Spool implements AutoCloseable {
   /** Runs recovered from, deleted once storage has this run's writes up to the given epoch. */
   private final Map<Path, Long> recoveredRuns = new TreeMap<>();
   private volatile FrameFile current;
-  private long epoch;
+  private volatile long epoch;
   private long storedBytes;
 
   private record CutEntry(Path path, long bytes, boolean checkpoint) {}
@@ -312,9 +313,13 @@ public final class Spool implements AutoCloseable {
       return true;
     }
 
-    /** Observations of epochs after {@code lastCut}, oldest first, a frame at a time. */
-    public void observationsAfter(long lastCut, Consumer<In> frames) {
+    /**
+     * Observations of epochs after {@code lastCut}, oldest first, a frame at a time: {@code files}
+     * gives the frame reader of each file (string tables are per file).
+     */
+    public void observationsAfter(long lastCut, Supplier<Consumer<In>> files) {
       for (Path f : obsFiles.tailMap(lastCut, false).values()) {
+        Consumer<In> frames = files.get();
         if (!FrameFile.read(f, b -> frames.accept(new In(b)))) {
           corruptFiles.increment();
         }
@@ -335,7 +340,7 @@ public final class Spool implements AutoCloseable {
   }
 
   /** The current epoch (observations appended now belong to it). */
-  public synchronized long epoch() {
+  public long epoch() {
     return epoch;
   }
 

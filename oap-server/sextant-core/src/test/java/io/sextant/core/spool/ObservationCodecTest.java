@@ -33,23 +33,43 @@ class ObservationCodecTest {
   @Test
   void everyKindRoundTrips() {
     Out out = new Out(8);
-    ALL.forEach(o -> ObservationCodec.write(out, o));
+    StringTable names = new StringTable();
+    for (int twice = 0; twice < 2; twice++) { // names defined, then referred to
+      ALL.forEach(o -> ObservationCodec.write(out, o, true, names));
+    }
     In in = new In(ByteBuffer.wrap(Arrays.copyOf(out.array(), out.size())));
-    for (Observation expected : ALL) {
-      assertThat(ObservationCodec.read(in)).isEqualTo(expected);
+    StringTable.Reader reader = new StringTable.Reader();
+    for (int twice = 0; twice < 2; twice++) {
+      for (Observation expected : ALL) {
+        assertThat(ObservationCodec.read(in, reader)).isEqualTo(expected);
+      }
     }
     assertThat(in.hasMore()).isFalse();
+  }
+
+  @Test
+  void propertiesLeftOutAreReadBackEmpty() {
+    Out out = new Out(8);
+    ObservationCodec.write(out, ALL.get(0), false, new StringTable());
+    CallRecord back = (CallRecord) ObservationCodec.read(new In(ByteBuffer.wrap(Arrays.copyOf(out.array(),
+        out.size()))), new StringTable.Reader());
+    CallRecord c = (CallRecord) ALL.get(0);
+    assertThat(back).isEqualTo(new CallRecord(c.startTimeMillis(), c.endTimeMillis(), c.sourceService(),
+        c.sourceInstance(), c.destService(), c.destInstance(), c.endpoint(), c.latencyMillis(), c.responseCode(),
+        c.success(), c.protocol(), c.detectPoint(), c.tlsMode(), c.internalErrorCode(),
+        c.internalRequestLatencyNanos(), c.internalResponseLatencyNanos(), c.layer(), Map.of(), null));
   }
 
   @Test
   void aLengthPastTheFrameIsRefusedNotAllocated() {
     Out out = new Out(8);
     out.u8(1);
-    out.i64(1);
-    out.i64(2);
-    out.i32(Integer.MAX_VALUE); // a string "longer" than the frame
+    out.varint(1);
+    out.zigzag(2);
+    out.varint(2); // defines a string ...
+    out.varint(Integer.MAX_VALUE); // ... "longer" than the frame
     In in = new In(ByteBuffer.wrap(Arrays.copyOf(out.array(), out.size())));
-    assertThatThrownBy(() -> ObservationCodec.read(in)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("past the end");
+    assertThatThrownBy(() -> ObservationCodec.read(in, new StringTable.Reader()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("past the end");
   }
 }
