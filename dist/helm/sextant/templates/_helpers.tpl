@@ -29,6 +29,11 @@ app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end -}}
 
+{{/* A StatefulSet when the spool lives on claims (each collector its own), else a Deployment. */}}
+{{- define "sextant.workloadKind" -}}
+{{- if and .Values.spool.enabled (eq .Values.spool.volume "persistentVolumeClaim") -}}StatefulSet{{- else -}}Deployment{{- end -}}
+{{- end -}}
+
 {{- define "sextant.grpcService" -}}{{ include "sextant.fullname" . }}-grpc{{- end -}}
 {{- define "sextant.httpService" -}}{{ include "sextant.fullname" . }}-http{{- end -}}
 
@@ -56,6 +61,9 @@ own process, so with several collectors every query would answer one collector's
 {{- $auth := .Values.storage.elasticsearch.auth -}}
 {{- if and (ne $auth.type "none") (not $auth.existingSecret) -}}
 {{- fail (printf "storage.elasticsearch.auth.type=%s needs storage.elasticsearch.auth.existingSecret (a Secret holding the credentials)" $auth.type) -}}
+{{- end -}}
+{{- if and .Values.spool.enabled (ne .Values.storage.type "elasticsearch") -}}
+{{- fail "spool.enabled needs storage.type=elasticsearch: the memory store keeps nothing across a restart, so there is nothing to spool for" -}}
 {{- end -}}
 {{- if and .Values.autoscaling.enabled (lt (int .Values.autoscaling.maxReplicas) (int .Values.autoscaling.minReplicas)) -}}
 {{- fail "autoscaling.maxReplicas must be at least autoscaling.minReplicas" -}}

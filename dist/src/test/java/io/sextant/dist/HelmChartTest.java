@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
@@ -39,13 +40,13 @@ class HelmChartTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"minimal.yaml", "memory-single.yaml", "ha-hpa.yaml", "es-auth-tls.yaml",
-      "es-apikey-truststore.yaml"})
+      "es-apikey-truststore.yaml", "es-spool-claims.yaml"})
   void lintsAndRendersManifestsTheKubernetesApiAccepts(String values) {
     Helm.Result lint = helm.run(List.of("lint", "--strict", Helm.CHART.toString(), "-f",
         Helm.VALUES.resolve(values).toString()));
     assertThat(lint.exitCode()).as(lint.stdout() + lint.stderr()).isZero();
     Manifests m = Manifests.parse(helm.template(values).rendered());
-    assertThat(m.of(Deployment.class)).hasSize(1);
+    assertThat(m.of(Deployment.class).size() + m.of(StatefulSet.class).size()).as("one workload").isEqualTo(1);
   }
 
   @Test
@@ -176,6 +177,50 @@ class HelmChartTest {
         .getName()).isEqualTo("sextant-es-truststore");
     assertThat(env.get("JAVA_OPTS").getValue()).contains("-XX:+UseG1GC");
     assertThat(pod.getInitContainers()).isEmpty();
+  }
+
+  @Test
+  void spoolOnAnEmptyDirKeepsTheDeploymentWithAPodVolume() {
+    Manifests m = Manifests.parse(helm.template("es-auth-tls.yaml", "spool.enabled=true").rendered());
+    PodSpec pod = m.one(Deployment.class).getSpec().getTemplate().getSpec();
+    Container c = pod.getContainers().get(0);
+    Map<String, EnvVar> env = env(c);
+    assertThat(env.get("SEXTANT_CORE_SPOOL_DIRECTORY").getValue()).isEqualTo("/var/lib/sextant/spool");
+    assertThat(env.get("SEXTANT_CORE_SPOOL_MAX_MEGABYTES").getValue()).isEqualTo("1536");
+    assertThat(env.get("SEXTANT_CORE_SPOOL_FSYNC").getValue()).isEqualTo("interval");
+    assertThat(c.getVolumeMounts()).anyMatch(v -> v.getName().equals("spool")
+        && v.getMountPath().equals("/var/lib/sextant/spool") && !Boolean.TRUE.equals(v.getReadOnly()));
+    assertThat(pod.getVolumes()).filteredOn(v -> v.getName().equals("spool")).singleElement()
+        .satisfies(v -> assertThat(v.getEmptyDir().getSizeLimit().toString()).isEqualTo("2Gi"));
+  }
+
+  @Test
+  void spoolOnClaimsRunsAStatefulSetWhoseCollectorsKeepTheirVolumes() {
+    Manifests m = Manifests.parse(helm.template("ha-hpa.yaml", "spool.enabled=true",
+        "spool.volume=persistentVolumeClaim", "spool.size=5Gi", "spool.storageClassName=fast-ssd",
+        "spool.fsync=always").rendered());
+    assertThat(m.of(Deployment.class)).isEmpty();
+    StatefulSet set = m.one(StatefulSet.class);
+    assertThat(set.getSpec().getServiceName()).as("the headless gRPC Service names the pods")
+        .isEqualTo("sextant-grpc");
+    assertThat(set.getSpec().getPodManagementPolicy()).isEqualTo("Parallel");
+    assertThat(set.getSpec().getVolumeClaimTemplates()).singleElement().satisfies(claim -> {
+      assertThat(claim.getMetadata().getName()).isEqualTo("spool");
+      assertThat(claim.getSpec().getStorageClassName()).isEqualTo("fast-ssd");
+      assertThat(claim.getSpec().getResources().getRequests().get("storage").toString()).isEqualTo("5Gi");
+    });
+    PodSpec pod = set.getSpec().getTemplate().getSpec();
+    assertThat(pod.getVolumes()).noneMatch(v -> v.getName().equals("spool")); // the claim is the volume
+    assertThat(pod.getContainers().get(0).getVolumeMounts()).anyMatch(v -> v.getName().equals("spool"));
+    assertThat(env(pod.getContainers().get(0)).get("SEXTANT_CORE_SPOOL_FSYNC").getValue()).isEqualTo("always");
+    assertThat(m.one(HorizontalPodAutoscaler.class).getSpec().getScaleTargetRef().getKind()).isEqualTo("StatefulSet");
+  }
+
+  @Test
+  void refusesTheSpoolOnTheMemoryStore() {
+    Helm.Result r = helm.template("minimal.yaml", "spool.enabled=true");
+    assertThat(r.exitCode()).isNotZero();
+    assertThat(r.stderr()).contains("spool.enabled needs storage.type=elasticsearch");
   }
 
   @Test

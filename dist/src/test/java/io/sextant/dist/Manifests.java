@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
@@ -42,16 +43,17 @@ final class Manifests {
       .reader();
 
   /** The API types the chart renders. */
-  private static final Map<String, Class<? extends HasMetadata>> TYPES = Map.of(
-      "v1/ConfigMap", ConfigMap.class,
-      "v1/Service", Service.class,
-      "v1/ServiceAccount", ServiceAccount.class,
-      "apps/v1/Deployment", Deployment.class,
-      "autoscaling/v2/HorizontalPodAutoscaler", HorizontalPodAutoscaler.class,
-      "policy/v1/PodDisruptionBudget", PodDisruptionBudget.class,
-      "networking.k8s.io/v1/Ingress", Ingress.class,
-      "rbac.authorization.k8s.io/v1/ClusterRole", ClusterRole.class,
-      "rbac.authorization.k8s.io/v1/ClusterRoleBinding", ClusterRoleBinding.class);
+  private static final Map<String, Class<? extends HasMetadata>> TYPES = Map.ofEntries(
+      Map.entry("v1/ConfigMap", ConfigMap.class),
+      Map.entry("v1/Service", Service.class),
+      Map.entry("v1/ServiceAccount", ServiceAccount.class),
+      Map.entry("apps/v1/Deployment", Deployment.class),
+      Map.entry("apps/v1/StatefulSet", StatefulSet.class),
+      Map.entry("autoscaling/v2/HorizontalPodAutoscaler", HorizontalPodAutoscaler.class),
+      Map.entry("policy/v1/PodDisruptionBudget", PodDisruptionBudget.class),
+      Map.entry("networking.k8s.io/v1/Ingress", Ingress.class),
+      Map.entry("rbac.authorization.k8s.io/v1/ClusterRole", ClusterRole.class),
+      Map.entry("rbac.authorization.k8s.io/v1/ClusterRoleBinding", ClusterRoleBinding.class));
 
   /** A Prometheus Operator CRD: its model is not in the local repository, see {@link ServiceMonitorCheck}. */
   static final String SERVICE_MONITOR = "monitoring.coreos.com/v1/ServiceMonitor";

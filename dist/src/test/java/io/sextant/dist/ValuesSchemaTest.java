@@ -25,7 +25,8 @@ class ValuesSchemaTest {
   static final Set<String> CHART_MANAGED = Set.of("core.collectorId", "server.grpcPort", "server.httpPort",
       "storage.selector", "storage.elasticsearch.hosts", "storage.elasticsearch.tls", "storage.elasticsearch.username",
       "storage.elasticsearch.password", "storage.elasticsearch.apiKey", "storage.elasticsearch.trustStorePath",
-      "storage.elasticsearch.trustStorePassword", "receiver.als.kubernetes.enabled");
+      "storage.elasticsearch.trustStorePassword", "receiver.als.kubernetes.enabled", "core.spool.directory",
+      "core.spool.maxMegabytes", "core.spool.fsync");
 
   private static final Path SCHEMA = Helm.CHART.resolve("values.schema.json");
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -62,7 +63,7 @@ class ValuesSchemaTest {
     ObjectNode root = object();
     root.put("description", "application.yml keys, nested as in that file (docs/configuration.md). The chart"
         + " sets " + String.join(", ", CHART_MANAGED.stream().sorted().toList()) + " itself: use replicaCount,"
-        + " ports, storage and als instead.");
+        + " ports, storage, spool and als instead.");
     for (ConfigKey key : ConfigKeys.ALL) {
       if (CHART_MANAGED.contains(key.path())) {
         continue;

@@ -2,6 +2,7 @@ package io.sextant.core.aggregate;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.Observation;
 import io.sextant.api.model.Scope;
@@ -22,6 +23,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -65,6 +67,7 @@ public final class Aggregator implements RecordSink {
   private volatile Spool spool;
   private final ThreadLocal<Batch> batches = ThreadLocal.withInitial(Batch::new);
   private final Counter spoolFailures;
+  private final Timer cutPause;
   private final AtomicBoolean spoolFailureLogged = new AtomicBoolean();
   private long cutEpoch = -1;
 
@@ -84,6 +87,9 @@ public final class Aggregator implements RecordSink {
     this.rejectedTimeRange =
         Counter.builder("sextant_records_rejected").tag("reason", "time_range").register(registry);
     registry.gauge("sextant_aggregator_open_accumulators", openAccumulators);
+    this.cutPause = Timer.builder("sextant_spool_cut_pause")
+        .description("how long a spool cut holds new batches: waiting for running ones, then copying accumulators")
+        .publishPercentiles(0.5, 0.99).register(registry);
     this.spoolFailures = Counter.builder("sextant_spool_write_failures")
         .description("batches of accepted records the spool could not write (kept in memory only)").register(registry);
   }
@@ -351,12 +357,14 @@ public final class Aggregator implements RecordSink {
     if (s == null) {
       return collectNow(closeBefore, closeAll, includeOpen);
     }
+    long started = System.nanoTime();
     cutLock.writeLock().lock();
     try {
       cutEpoch = s.rotate();
       return collectNow(closeBefore, closeAll, includeOpen);
     } finally {
       cutLock.writeLock().unlock();
+      cutPause.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
     }
   }
 

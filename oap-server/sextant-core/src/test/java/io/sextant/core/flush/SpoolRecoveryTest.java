@@ -48,8 +48,12 @@ class SpoolRecoveryTest {
     final Flusher flusher;
 
     Run(long rollupIntervalMillis) {
+      this(rollupIntervalMillis, 64L << 20);
+    }
+
+    Run(long rollupIntervalMillis, long maxSpoolBytes) {
       flusher = new Flusher(aggregator, storage, buckets, new FlusherConfig(60_000, 60_000, rollupIntervalMillis, 1,
-          64L << 20), new SpoolConfig(spool, 64L << 20, SpoolConfig.Fsync.INTERVAL, 50), "c", registry);
+          64L << 20), new SpoolConfig(spool, maxSpoolBytes, SpoolConfig.Fsync.INTERVAL, 50), "c", registry);
     }
 
     void calls(long time, int n) {
@@ -163,6 +167,26 @@ class SpoolRecoveryTest {
     second.flusher.start();
     second.flusher.close();
     assertTotals(threads * batches * 50L, 0);
+  }
+
+  @Test
+  void whileStorageTakesWritesTheSpoolHoldsOnlyTheLastCutsAndWhileItIsDownItStaysInItsBound() {
+    Run run = new Run(0, 64 << 10);
+    for (int cut = 0; cut < 20; cut++) {
+      run.calls(now, 100);
+      run.flusher.flush(false);
+    }
+    assertThat(spoolFiles()).as("the writer file, the current epoch's records and the last cut").isEqualTo(3);
+
+    storage.down = true;
+    for (int cut = 0; cut < 200; cut++) {
+      run.calls(now - cut * MINUTE / 10, 100); // new minutes: every cut holds new snapshots
+      run.flusher.flush(false);
+    }
+    assertThat(run.registry.get("sextant_spool_dropped_bytes").counter().count()).isPositive();
+    assertThat(run.registry.get("sextant_spool_bytes").gauge().value()).isLessThan(64 << 10);
+    storage.down = false;
+    run.flusher.close();
   }
 
   /** Calls of service b: {@code current} in this minute, {@code past} in the minute three before. */
