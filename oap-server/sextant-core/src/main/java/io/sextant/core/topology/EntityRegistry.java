@@ -53,7 +53,8 @@ public final class EntityRegistry {
         yield null;
       }
       case ENDPOINT -> {
-        if (sourceSide && fresh(e.childId(), minute)) {
+        // Keyed apart from instances: an endpoint and an instance of one name share an id.
+        if (sourceSide && fresh("endpoint|" + e.childId(), minute)) {
           out.endpoint(new EndpointMeta(e.childId(), e.serviceId(), e.childName(), minute, minute));
         }
         yield null;
