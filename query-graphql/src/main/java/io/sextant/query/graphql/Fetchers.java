@@ -18,9 +18,15 @@ import java.util.function.Function;
 public final class Fetchers {
   private Fetchers() {}
 
-  /** Wraps a fetcher so that bad arguments become a GraphQL error with the reason, not a stack trace. */
+  /**
+   * Wraps a fetcher so that bad arguments become a GraphQL error with the reason, not a stack trace,
+   * and a field reached after the request's {@link Deadline} does no work.
+   */
   public static <T> DataFetcher<Object> safe(DataFetcher<T> fetcher) {
     return env -> {
+      if (Deadline.passed(env)) {
+        return error(env, Deadline.MESSAGE);
+      }
       try {
         return fetcher.get(env);
       } catch (IllegalArgumentException | MqeException e) {

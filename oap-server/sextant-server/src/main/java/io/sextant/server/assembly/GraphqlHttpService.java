@@ -15,6 +15,8 @@ import graphql.ExecutionResult;
 import graphql.GraphQL;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.sextant.query.graphql.Deadline;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +33,12 @@ final class GraphqlHttpService implements HttpService {
   private final Timer failed;
   private final Timer refused;
 
-  GraphqlHttpService(GraphQL graphql, MeterRegistry registry) {
+  /** How long a request may compute: {@link Deadline}. */
+  private final long computeNanos;
+
+  GraphqlHttpService(GraphQL graphql, Duration computeFor, MeterRegistry registry) {
     this.graphql = graphql;
+    this.computeNanos = computeFor.toNanos();
     this.answered = timer(registry, "ok");
     this.failed = timer(registry, "error");
     this.refused = timer(registry, "bad_request");
@@ -67,7 +73,7 @@ final class GraphqlHttpService implements HttpService {
       if (body == null || !body.hasNonNull("query") || !body.get("query").isTextual()) {
         return error(HttpStatus.BAD_REQUEST, "request body needs a string field 'query'");
       }
-      ExecutionResult result = graphql.execute(input(body));
+      ExecutionResult result = graphql.execute(input(body, started + computeNanos));
       outcome = result.getErrors().isEmpty() ? answered : failed;
       return json(HttpStatus.OK, result.toSpecification());
     } finally {
@@ -76,13 +82,14 @@ final class GraphqlHttpService implements HttpService {
   }
 
   @SuppressWarnings("unchecked")
-  private static ExecutionInput input(JsonNode body) {
+  private static ExecutionInput input(JsonNode body, long deadlineNanos) {
     Map<String, Object> variables = body.hasNonNull("variables")
         ? JSON.convertValue(body.get("variables"), Map.class) : Map.of();
     return ExecutionInput.newExecutionInput()
         .query(body.get("query").asText())
         .operationName(body.hasNonNull("operationName") ? body.get("operationName").asText() : null)
         .variables(variables)
+        .graphQLContext(Map.of(Deadline.KEY, deadlineNanos))
         .build();
   }
 

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 
 /** What the HTTP port serves: GraphQL, the query console, self-metrics and the probes. */
 final class HttpRoutes {
@@ -18,11 +19,16 @@ final class HttpRoutes {
 
   private HttpRoutes() {}
 
-  static void install(ServerBuilder sb, int httpPort, GraphQL graphql, PrometheusMeterRegistry registry,
-      Readiness readiness) {
+  /**
+   * {@code requestTimeout} is the server's: a GraphQL request stops computing at four fifths of it
+   * ({@link io.sextant.query.graphql.Deadline}), so that its answer, errors included, goes out in
+   * time.
+   */
+  static void install(ServerBuilder sb, int httpPort, GraphQL graphql, Duration requestTimeout,
+      PrometheusMeterRegistry registry, Readiness readiness) {
     String console = consolePage();
     sb.virtualHost(httpPort)
-        .service("/graphql", new GraphqlHttpService(graphql, registry))
+        .service("/graphql", new GraphqlHttpService(graphql, requestTimeout.multipliedBy(4).dividedBy(5), registry))
         .service("/metrics", (ctx, req) -> HttpResponse.of(HttpStatus.OK, PROMETHEUS, registry.scrape()))
         .service("/healthz", (ctx, req) -> HttpResponse.of("ok"))
         .service("/readyz", (ctx, req) -> {

@@ -143,7 +143,8 @@ public final class SextantServer implements AutoCloseable {
     }
     receivers.forEach(Receiver::start);
     GrpcRoutes.install(sb, grpcPort, grpc.build(), registry);
-    HttpRoutes.install(sb, httpPort, graphql, registry, readiness);
+    HttpRoutes.install(sb, httpPort, graphql, Duration.ofSeconds(config.integer("server.requestTimeoutSeconds")),
+        registry, readiness);
     server = sb.build();
     server.start().join();
     readiness.serving();

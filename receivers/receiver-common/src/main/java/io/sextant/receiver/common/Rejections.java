@@ -23,8 +23,18 @@ public final class Rejections {
     count += n;
     metrics.rejected(reason, n);
     if (first == null) {
-      first = reason + ": " + detail;
+      first = reason + ": " + shortened(detail);
     }
+  }
+
+  /** Longest detail repeated in an answer: a megabyte name must not come back as a megabyte error. */
+  static final int MAX_DETAIL_CHARS = 256;
+
+  static String shortened(String detail) {
+    if (detail == null || detail.length() <= MAX_DETAIL_CHARS) {
+      return detail;
+    }
+    return detail.substring(0, MAX_DETAIL_CHARS) + "... (" + detail.length() + " characters)";
   }
 
   public long count() {

@@ -12,8 +12,18 @@ public class MqeException extends RuntimeException {
   }
 
   MqeException(String message, MqeResult partial) {
-    super(message);
+    super(shortened(message));
     this.partial = partial;
+  }
+
+  /** Longest message answered: an error naming a megabyte metric name must not be a megabyte. */
+  static final int MAX_MESSAGE_CHARS = 512;
+
+  private static String shortened(String message) {
+    if (message == null || message.length() <= MAX_MESSAGE_CHARS) {
+      return message;
+    }
+    return message.substring(0, MAX_MESSAGE_CHARS) + "... (" + message.length() + " characters)";
   }
 
   MqeResult partial() {

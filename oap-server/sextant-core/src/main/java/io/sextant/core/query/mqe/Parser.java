@@ -26,11 +26,20 @@ final class Parser {
   /** Guards the recursion: a pathological "((((..." must give an error, not a StackOverflowError. */
   private static final int MAX_DEPTH = 200;
   private static final String OPERAND = "a metric, number, function or '('";
+  /**
+   * Metrics one expression may name: each is a storage read, and a flat chain ({@code a+a+a+...})
+   * passes the nesting guard. SkyWalking's dashboards name at most a handful.
+   */
+  static final int MAX_METRICS = 32;
+  /** Operands one expression may have: a flat chain of numbers is a tree as deep as it is long. */
+  static final int MAX_OPERANDS = 256;
 
   private final String src;
   private final List<Token> tokens;
   private int index;
   private int depth;
+  private int metrics;
+  private int operands;
 
   private Parser(String src) {
     this.src = src;
@@ -108,6 +117,9 @@ final class Parser {
 
   private Expression primary() {
     Token t = peek();
+    if (++operands > MAX_OPERANDS) {
+      throw error(t, "expression has more than " + MAX_OPERANDS + " operands");
+    }
     if (t.kind() == Token.Kind.NUMBER) {
       advance();
       return new Nodes.NumberLiteral(Double.parseDouble(t.text()));
@@ -128,6 +140,9 @@ final class Parser {
     Token name = peek();
     if (name.kind() != Token.Kind.IDENT || peek(1).is("(")) {
       throw mismatched("a metric name");
+    }
+    if (++metrics > MAX_METRICS) {
+      throw error(name, "expression reads more than " + MAX_METRICS + " metrics (each is a storage read)");
     }
     advance();
     Map<String, String> labels = new LinkedHashMap<>();

@@ -3,6 +3,7 @@ package io.sextant.core.query.mqe;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Collections;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -174,5 +175,21 @@ class MqeParserTest {
         .hasMessageContaining("expression nested too deeply");
     // Reasonable nesting is fine.
     assertThat(parsed("(".repeat(50) + "1" + ")".repeat(50))).isEqualTo("1");
+  }
+
+  @Test
+  void aFlatChainIsBoundedByItsMetricsAndOperandsNotOnlyByNesting() {
+    String reads = String.join("+", Collections.nCopies(Parser.MAX_METRICS + 1, "service_cpm"));
+    assertThatThrownBy(() -> Mqe.parse(reads)).isInstanceOf(MqeException.class)
+        .hasMessageContaining("expression reads more than 32 metrics");
+    String numbers = String.join("+", Collections.nCopies(100_000, "1"));
+    assertThatThrownBy(() -> Mqe.parse(numbers)).isInstanceOf(MqeException.class)
+        .hasMessageContaining("more than 256 operands");
+    // An error naming a huge name is not huge itself.
+    assertThatThrownBy(() -> Mqe.parse("x".repeat(1_000_000) + " +")).isInstanceOf(MqeException.class)
+        .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(600));
+    // A dashboard's expressions are far inside both.
+    Mqe.parse(String.join("+", Collections.nCopies(Parser.MAX_METRICS, "service_cpm")));
+    Mqe.parse("avg(service_cpm) + " + String.join("*", Collections.nCopies(200, "2")));
   }
 }
