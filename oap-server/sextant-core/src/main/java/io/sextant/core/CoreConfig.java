@@ -23,7 +23,8 @@ import java.util.Locale;
  * write queue, and the metric catalog's parameters.
  */
 public record CoreConfig(String collectorId, ZoneId timezone, AggregatorLimits limits, FlusherConfig flusher,
-    SpoolConfig spool, int maxCachedIds, int apdexThresholdMillis) {
+    SpoolConfig spool, int maxCachedIds, int maxEndpointsPerService, int maxInstancesPerService,
+    int apdexThresholdMillis) {
   private static final String P = "core.";
 
   public static final List<ConfigKey> KEYS = List.of(
@@ -52,6 +53,10 @@ public record CoreConfig(String collectorId, ZoneId timezone, AggregatorLimits l
               + " its last seconds), interval, always (every message)"),
       integer(P + "spool.fsyncIntervalMillis", 1000, 10, 60_000, "with fsync interval, how often"),
       integer(P + "maxCachedIds", 1_000_000, 0, 100_000_000, "entity ids cached by name"),
+      integer(P + "maxEndpointsPerService", 2000, 1, 10_000_000,
+          "distinct endpoints of one service; past it its new endpoints fold into its '<overflow>' endpoint (counted)"),
+      integer(P + "maxInstancesPerService", 2000, 1, 10_000_000,
+          "distinct instances of one service; past it its new instances fold into its '<overflow>' instance (counted)"),
       integer(P + "apdexThresholdMillis", 500, 1, 3_600_000, "apdex threshold T"));
 
   /** Reads the keys; {@code core.timezone} must name a zone (the server's validation checks it first). */
@@ -62,7 +67,8 @@ public record CoreConfig(String collectorId, ZoneId timezone, AggregatorLimits l
         new FlusherConfig(s.integer(P + "flushIntervalMillis"), s.integer(P + "closedCollectIntervalMillis"),
             s.integer(P + "rollupIntervalMillis"), s.integer(P + "graceMinutes"),
             s.integer(P + "maxPendingMegabytes") * 1024L * 1024),
-        spool(s), s.integer(P + "maxCachedIds"), s.integer(P + "apdexThresholdMillis"));
+        spool(s), s.integer(P + "maxCachedIds"), s.integer(P + "maxEndpointsPerService"),
+        s.integer(P + "maxInstancesPerService"), s.integer(P + "apdexThresholdMillis"));
   }
 
   private static SpoolConfig spool(Settings s) {

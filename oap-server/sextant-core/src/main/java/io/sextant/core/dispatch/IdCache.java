@@ -1,6 +1,7 @@
 package io.sextant.core.dispatch;
 
 import io.sextant.api.id.EntityIds;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -13,8 +14,11 @@ final class IdCache {
   private final AtomicInteger size = new AtomicInteger();
   private final int maxEntries;
 
-  IdCache(int maxEntries) {
+  private final ChildBudgets budgets;
+
+  IdCache(int maxEntries, ChildBudgets budgets) {
     this.maxEntries = maxEntries;
+    this.budgets = budgets;
   }
 
   /** The ids of a (normal) service and of what is under it. */
@@ -46,9 +50,40 @@ final class IdCache {
     private final ConcurrentHashMap<String, ConcurrentHashMap<String, String>> instanceRelations =
         new ConcurrentHashMap<>();
 
+    // The names within the service's budgets (kept whatever the id cache's bound: the budget is the bound).
+    private final Set<String> admittedInstances = ConcurrentHashMap.newKeySet();
+    private final Set<String> admittedEndpoints = ConcurrentHashMap.newKeySet();
+
     ServiceIds(String name, String id) {
       this.name = name;
       this.id = id;
+    }
+
+    /**
+     * {@code instanceName}, or {@link ChildBudgets#OVERFLOW} past the service's instance budget;
+     * {@code count}: a record is being folded (not an entity being described again).
+     */
+    String instanceName(String instanceName, boolean count) {
+      return admit(admittedInstances, instanceName, budgets.instances(), "instance", count);
+    }
+
+    /** As {@link #instanceName} for endpoints. */
+    String endpointName(String endpointName, boolean count) {
+      return admit(admittedEndpoints, endpointName, budgets.endpoints(), "endpoint", count);
+    }
+
+    private String admit(Set<String> admitted, String childName, int budget, String kind, boolean count) {
+      if (budget == Integer.MAX_VALUE || admitted.contains(childName)) {
+        return childName;
+      }
+      if (admitted.size() >= budget) {
+        if (count) {
+          budgets.folded(kind, name, budget);
+        }
+        return ChildBudgets.OVERFLOW;
+      }
+      admitted.add(childName); // racing threads may pass the budget by a name or two
+      return childName;
     }
 
     String instance(String instanceName) {

@@ -9,6 +9,7 @@ import io.sextant.api.model.Scope;
 import io.sextant.core.aggregate.Dispatcher;
 import io.sextant.core.aggregate.EntityRef;
 import io.sextant.core.dispatch.IdCache.ServiceIds;
+import java.util.Map;
 
 /**
  * SkyWalking's mesh dispatch for calls, flows and proxy samples: server-side reports feed the
@@ -20,13 +21,19 @@ public final class MeshDispatcher implements Dispatcher<MeshRecord> {
   private final IdCache ids;
 
   public MeshDispatcher(int maxCachedIds) {
-    this.ids = new IdCache(maxCachedIds);
+    this(maxCachedIds, ChildBudgets.unlimited());
+  }
+
+  /** With per-service budgets of endpoints and instances ({@link ChildBudgets}). */
+  public MeshDispatcher(int maxCachedIds, ChildBudgets budgets) {
+    this.ids = new IdCache(maxCachedIds, budgets);
   }
 
   @Override
   public void dispatch(MeshRecord r, Target target) {
     ServiceIds dest = ids.idsOf(r.destService());
-    String destInstanceId = r.destInstance().isEmpty() ? null : dest.instance(r.destInstance());
+    String destInstanceId =
+        r.destInstance().isEmpty() ? null : dest.instance(dest.instanceName(r.destInstance(), true));
     if (r.detectPoint() == DetectPoint.SERVER) {
       target.feed(Scope.SERVICE, dest.id);
       if (destInstanceId != null) {
@@ -34,40 +41,55 @@ public final class MeshDispatcher implements Dispatcher<MeshRecord> {
       }
       String endpoint = endpoint(r);
       if (!endpoint.isEmpty()) {
-        target.feed(Scope.ENDPOINT, dest.endpoint(endpoint));
+        target.feed(Scope.ENDPOINT, dest.endpoint(dest.endpointName(endpoint, true)));
       }
     }
     if (!r.sourceService().isEmpty()) {
       ServiceIds src = ids.idsOf(r.sourceService());
       target.feed(Scope.SERVICE_RELATION, src.relationTo(dest.id));
       if (destInstanceId != null && !r.sourceInstance().isEmpty()) {
-        target.feed(Scope.SERVICE_INSTANCE_RELATION, src.instanceRelation(r.sourceInstance(), destInstanceId));
+        target.feed(Scope.SERVICE_INSTANCE_RELATION,
+            src.instanceRelation(src.instanceName(r.sourceInstance(), true), destInstanceId));
       }
     }
   }
 
+  /**
+   * Describes the entity {@code id} the record fed; names pass the same budgets as in {@link
+   * #dispatch} (admitted names stay admitted, so both agree), and a folded instance gets no
+   * properties (they would be one pod's).
+   */
   @Override
   public EntityRef entity(Scope scope, String id, MeshRecord r) {
     ServiceIds dest = ids.idsOf(r.destService());
     return switch (scope) {
       case SERVICE -> EntityRef.service(id, r.layer(), dest.name);
-      case SERVICE_INSTANCE -> EntityRef.instance(id, r.layer(), dest.id, dest.name, dest.instance(r.destInstance()),
-          r.destInstance(), r.destInstanceProperties());
-      case ENDPOINT -> EntityRef.endpoint(id, r.layer(), dest.id, dest.name, endpoint(r));
+      case SERVICE_INSTANCE -> {
+        String instance = dest.instanceName(r.destInstance(), false);
+        yield EntityRef.instance(id, r.layer(), dest.id, dest.name, dest.instance(instance), instance,
+            properties(instance, r.destInstanceProperties()));
+      }
+      case ENDPOINT -> EntityRef.endpoint(id, r.layer(), dest.id, dest.name, dest.endpointName(endpoint(r), false));
       case SERVICE_RELATION -> {
         ServiceIds src = ids.idsOf(r.sourceService());
         yield EntityRef.serviceRelation(id, r.layer(), src.id, src.name, dest.id, dest.name);
       }
       case SERVICE_INSTANCE_RELATION -> {
         ServiceIds src = ids.idsOf(r.sourceService());
+        String source = src.instanceName(r.sourceInstance(), false);
+        String destination = dest.instanceName(r.destInstance(), false);
         yield EntityRef.instanceRelation(id, r.layer(),
-            new EntityRef.Side(src.id, src.name, src.instance(r.sourceInstance()), r.sourceInstance(),
-                r.sourceInstanceProperties()),
-            new EntityRef.Side(dest.id, dest.name, dest.instance(r.destInstance()), r.destInstance(),
-                r.destInstanceProperties()));
+            new EntityRef.Side(src.id, src.name, src.instance(source), source,
+                properties(source, r.sourceInstanceProperties())),
+            new EntityRef.Side(dest.id, dest.name, dest.instance(destination), destination,
+                properties(destination, r.destInstanceProperties())));
       }
       case PROCESS, PROCESS_RELATION -> throw new IllegalArgumentException("mesh records feed no " + scope);
     };
+  }
+
+  private static Map<String, String> properties(String instanceName, Map<String, String> properties) {
+    return ChildBudgets.OVERFLOW.equals(instanceName) ? Map.of() : properties;
   }
 
   /** A labelled sample (e.g. per upstream cluster) is its own entity under the instance. */

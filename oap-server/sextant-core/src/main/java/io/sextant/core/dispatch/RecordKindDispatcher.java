@@ -23,7 +23,12 @@ public final class RecordKindDispatcher implements Dispatcher<Observation> {
 
   /** The standard composition: SkyWalking's mesh dispatch and Rover's process dispatch. */
   public static RecordKindDispatcher standard(int maxCachedIds) {
-    return new RecordKindDispatcher(new MeshDispatcher(maxCachedIds), new ProcessDispatcher());
+    return standard(maxCachedIds, ChildBudgets.unlimited());
+  }
+
+  /** As {@link #standard(int)}, with per-service budgets of endpoints and instances. */
+  public static RecordKindDispatcher standard(int maxCachedIds, ChildBudgets budgets) {
+    return new RecordKindDispatcher(new MeshDispatcher(maxCachedIds, budgets), new ProcessDispatcher());
   }
 
   @Override

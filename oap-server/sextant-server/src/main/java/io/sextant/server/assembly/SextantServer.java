@@ -19,6 +19,7 @@ import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.CoreConfig;
 import io.sextant.core.aggregate.Aggregator;
+import io.sextant.core.dispatch.ChildBudgets;
 import io.sextant.core.dispatch.RecordKindDispatcher;
 import io.sextant.core.flush.Flusher;
 import io.sextant.core.flush.FreshStorage;
@@ -89,7 +90,8 @@ public final class SextantServer implements AutoCloseable {
     MetricCatalog catalog = MetricFamilies.catalog(core.apdexThresholdMillis());
     // The selected backend; constructors do no I/O.
     this.storage = Plugins.storage(config.string("storage.selector")).create(config, registry);
-    this.aggregator = new Aggregator(catalog, RecordKindDispatcher.standard(core.maxCachedIds()), buckets,
+    ChildBudgets budgets = new ChildBudgets(core.maxEndpointsPerService(), core.maxInstancesPerService(), registry);
+    this.aggregator = new Aggregator(catalog, RecordKindDispatcher.standard(core.maxCachedIds(), budgets), buckets,
         core.limits(), registry);
     this.flusher = new Flusher(aggregator, storage, buckets, core.flusher(), core.spool(), core.collectorId(),
         registry);
