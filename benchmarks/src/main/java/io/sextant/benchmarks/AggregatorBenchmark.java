@@ -9,6 +9,7 @@ import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.Aggregator;
 import io.sextant.core.aggregate.AggregatorLimits;
 import io.sextant.core.aggregate.Snapshot;
+import io.sextant.core.dispatch.ChildBudgets;
 import io.sextant.core.dispatch.RecordKindDispatcher;
 import io.sextant.core.flush.Flusher;
 import io.sextant.core.flush.FlusherConfig;
@@ -56,18 +57,28 @@ public class AggregatorBenchmark {
   @Param({"bookinfo", "200x5000"})
   public String shape;
 
+  /** Endpoints and instances per service before they fold (core.max*PerService); "none": no budget. */
+  @Param({"2000"})
+  public String childBudget;
+
   private Aggregator aggregator;
   private CallRecord[] records;
 
   static Aggregator newAggregator() {
-    return new Aggregator(MetricFamilies.catalog(500), RecordKindDispatcher.standard(1_000_000),
+    return newAggregator("2000");
+  }
+
+  static Aggregator newAggregator(String childBudget) {
+    ChildBudgets budgets = childBudget.equals("none") ? ChildBudgets.unlimited()
+        : new ChildBudgets(Integer.parseInt(childBudget), Integer.parseInt(childBudget), new SimpleMeterRegistry());
+    return new Aggregator(MetricFamilies.catalog(500), RecordKindDispatcher.standard(1_000_000, budgets),
         new TimeBuckets(ZoneId.of("UTC"), Clock.systemUTC()), new AggregatorLimits(10_000_000, 1440, 10),
         new SimpleMeterRegistry());
   }
 
   @Setup(Level.Trial)
   public void setUp() {
-    aggregator = newAggregator();
+    aggregator = newAggregator(childBudget);
     records = CallRecords.build(CallRecords.topology(shape), RECORDS, System.currentTimeMillis(), 7);
     for (CallRecord r : records) {
       if (aggregator.offer(r) != Admission.ACCEPTED) {
