@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -59,6 +60,7 @@ public final class Flusher implements Component, LiveMetrics {
   /** Null without a spool. */
   private final Spool spool;
   private final SpoolRecovery recovery;
+  private final SpoolConfig spoolConfig;
   private boolean checkpointed;
   /** The write job: what collection queued, until the writer sends it to storage. */
   private final WriteQueue queue;
@@ -105,6 +107,7 @@ public final class Flusher implements Component, LiveMetrics {
         .register(registry);
     this.flushTimer = Timer.builder("sextant_flush_duration").description("one collection of the aggregator")
         .publishPercentiles(0.5, 0.99).register(registry);
+    this.spoolConfig = spool;
     this.spool = spool == null ? null : new Spool(spool, writerId, registry);
     this.recovery = spool == null ? null : new SpoolRecovery(aggregator.catalog(), registry);
     if (this.spool != null) {
@@ -115,6 +118,8 @@ public final class Flusher implements Component, LiveMetrics {
   @Override
   public void start() {
     if (spool != null) {
+      LOG.info("Write-ahead spool in {} (fsync {}, at most {} MB)", spoolConfig.directory(),
+          spoolConfig.fsync().name().toLowerCase(Locale.ROOT), spoolConfig.maxBytes() >> 20);
       recovery.recover(spool, aggregator, (rows, snapshots) -> queue.queue(rows, snapshots, entities, spool.epoch()));
     }
     // Closed minutes (and late records) are collected often, open ones every interval: what sits

@@ -168,7 +168,7 @@ public final class ObservationCodec {
       return Map.of();
     }
     long n = code - 2;
-    if (n > in.remaining()) {
+    if (n < 0 || n > in.remaining()) {
       throw new IllegalArgumentException("map of " + n + " entries past the end of the frame");
     }
     Map<String, String> m = new LinkedHashMap<>((int) n * 2);

@@ -61,7 +61,7 @@ public final class StringTable {
         return s;
       }
       long id = code - FIRST_ID;
-      if (id >= strings.size()) {
+      if (id < 0 || id >= strings.size()) { // negative: a varint past Long.MAX_VALUE
         throw new IllegalArgumentException("string " + id + " used before it was defined");
       }
       return strings.get((int) id);

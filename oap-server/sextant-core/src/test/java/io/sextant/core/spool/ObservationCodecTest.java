@@ -61,6 +61,14 @@ class ObservationCodecTest {
   }
 
   @Test
+  void aStringNumberPastLongMaxValueIsRefused() {
+    // Found by SpoolDecoderProperties: a sample whose first name is a 10-byte varint.
+    In in = new In(ByteBuffer.wrap(new byte[] {3, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1}));
+    assertThatThrownBy(() -> ObservationCodec.read(in, new StringTable.Reader()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("used before it was defined");
+  }
+
+  @Test
   void aLengthPastTheFrameIsRefusedNotAllocated() {
     Out out = new Out(8);
     out.u8(1);
