@@ -6,6 +6,7 @@ import com.linecorp.armeria.server.ServerBuilder;
 import com.linecorp.armeria.server.grpc.GrpcService;
 import com.linecorp.armeria.server.grpc.GrpcServiceBuilder;
 import graphql.GraphQL;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -84,6 +85,9 @@ public final class SextantServer implements AutoCloseable {
     new JvmMemoryMetrics().bindTo(registry);
     new JvmGcMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
+    FunctionCounter.builder("sextant_peer_protocol_errors", PeerProtocolErrors.class, c -> PeerProtocolErrors.count())
+        .description("connections ended because the peer broke HTTP/2 (logged at most once a minute)")
+        .register(registry);
     new ProcessorMetrics().bindTo(registry);
     CoreConfig core = CoreConfig.load(config);
     this.buckets = new TimeBuckets(core.timezone(), Clock.systemUTC());

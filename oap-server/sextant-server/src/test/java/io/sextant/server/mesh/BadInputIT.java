@@ -2,6 +2,9 @@ package io.sextant.server.mesh;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.grpc.Status;
 import io.sextant.api.time.Step;
@@ -10,6 +13,9 @@ import io.sextant.core.query.mqe.MqeEntity;
 import io.sextant.server.testing.SextantExtension;
 import io.sextant.server.testing.TestServer;
 import io.sextant.testkit.poll.Poll;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -23,6 +29,7 @@ import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetrics;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
 
 /**
  * Malformed and oversized input is refused with a clear status and counted in /metrics, while the
@@ -58,6 +65,42 @@ class BadInputIT {
         new MqeEntity("server", true, null, null, null, null, null, null, null, null), List.of(minute), Step.MINUTE);
     Double v = series.get(0).values()[0];
     return v == null ? 0 : v;
+  }
+
+  private static double peerErrors() throws Exception {
+    for (String line : sextant().get("/metrics").split("\n")) {
+      if (line.startsWith("sextant_peer_protocol_errors_total ")) {
+        return Double.parseDouble(line.substring(line.indexOf(' ') + 1));
+      }
+    }
+    throw new AssertionError("sextant_peer_protocol_errors_total missing from /metrics");
+  }
+
+  /** Peers that break HTTP/2 are counted and cannot flood the log: one WARN a minute at most. */
+  @Test
+  void garbageAfterTheHttp2PrefaceIsCountedAndLoggedAtMostOnceAMinute() throws Exception {
+    Logger handler = (Logger) LoggerFactory.getLogger(
+        "com.linecorp.armeria.internal.common.AbstractHttp2ConnectionHandler");
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    handler.addAppender(logged);
+    try {
+      double before = peerErrors();
+      for (int i = 0; i < 20; i++) {
+        try (Socket socket = new Socket("127.0.0.1", sextant().grpcPort)) {
+          OutputStream out = socket.getOutputStream();
+          out.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+          out.write(new byte[] {0, 0, 3, 9, 0, 0, 0, 0, 7, 1, 2, 3}); // a CONTINUATION out of nowhere
+          out.flush();
+          socket.setSoTimeout(2000);
+          socket.getInputStream().readAllBytes(); // the server's GOAWAY, then it closes
+        }
+      }
+      Poll.until("20 peer protocol errors counted", Duration.ofSeconds(5), () -> peerErrors() - before >= 20);
+      assertThat(logged.list).as("WARNs logged for 20 broken connections").hasSizeLessThanOrEqualTo(1);
+    } finally {
+      handler.detachAppender(logged);
+    }
   }
 
   @Test
