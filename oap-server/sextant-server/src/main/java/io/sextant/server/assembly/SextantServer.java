@@ -127,6 +127,11 @@ public final class SextantServer implements AutoCloseable {
         .port(new InetSocketAddress(host, grpcPort), com.linecorp.armeria.common.SessionProtocol.HTTP)
         .port(new InetSocketAddress(host, httpPort), com.linecorp.armeria.common.SessionProtocol.HTTP)
         .maxRequestLength(config.integer("server.maxHttpRequestBytes"))
+        .maxNumConnections(config.integer("server.maxConnections"))
+        .http2MaxStreamsPerConnection(config.integer("server.maxStreamsPerConnection"))
+        .maxConnectionAge(Duration.ofSeconds(config.integer("server.maxConnectionAgeSeconds")))
+        // Armeria's connection gauges and refusals (armeria_server_connections and the like).
+        .meterRegistry(registry)
         .requestTimeout(Duration.ofSeconds(config.integer("server.requestTimeoutSeconds")))
         // No quiet period: stop taking new requests at once, let in-flight ones finish.
         .gracefulShutdownTimeout(Duration.ZERO, Duration.ofSeconds(config.integer("server.shutdownGraceSeconds")));

@@ -23,6 +23,14 @@ public final class ConfigKeys {
           "largest gRPC message accepted on the wire; larger ones fail the stream with RESOURCE_EXHAUSTED"),
       integer("server.maxHttpRequestBytes", 1024 * 1024, 1024, 64 * 1024 * 1024, "largest HTTP request body"),
       integer("server.requestTimeoutSeconds", 30, 1, 3600, "timeout of one GraphQL request"),
+      integer("server.maxConnections", 20_000, 1, 1_000_000,
+          "open connections on both ports together; past it new ones are closed at once"
+              + " (armeria_server_connections shows how many are open)"),
+      integer("server.maxStreamsPerConnection", 1000, 1, 1_000_000,
+          "concurrent streams (calls) one connection may have open (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS)"),
+      integer("server.maxConnectionAgeSeconds", 0, 0, 86_400,
+          "connections older than this are asked to go (GOAWAY) once their calls end, so clients reconnect"
+              + " and new collectors get a share; 0: never"),
       integer("server.shutdownGraceSeconds", 5, 0, 300, "how long in-flight requests may finish on shutdown"),
       integer("server.drainReadinessSeconds", 5, 0, 300,
           "on SIGTERM, how long /readyz answers 503 while still serving, before streams are ended"),
