@@ -7,6 +7,7 @@ import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.query.mqe.MqeEntity;
 import io.sextant.server.testing.Bookinfo;
+import io.sextant.server.testing.ChaosProxy;
 import io.sextant.server.testing.TestServer;
 import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
 import java.time.Clock;
@@ -153,6 +154,60 @@ class ElasticsearchDurabilityIT {
       assertThat(counter(metrics, "sextant_flush_storage_unavailable_total")).isGreaterThan(10);
     } finally {
       s.close();
+    }
+  }
+
+  /**
+   * Chaos between a collector and Elasticsearch, through a proxy: every connection reset, every
+   * chunk delayed, requests swallowed without an answer (half-open), in turns, under steady
+   * traffic. Afterwards the totals are exactly what was accepted, and nothing was dropped.
+   */
+  @Test
+  void resetsDelaysAndHalfOpenConnectionsLoseNothing() throws Exception {
+    try (ChaosProxy proxy = new ChaosProxy(ES.hostAndPort())) {
+      Map<String, String> config = onEs("chaos", "c1");
+      config.put("storage.elasticsearch.hosts", proxy.hostAndPort());
+      config.put("storage.elasticsearch.requestTimeoutMillis", "2000");
+      config.put("core.flushIntervalMillis", "500");
+      TestServer s = new TestServer(config);
+      try {
+        long start = System.currentTimeMillis();
+        long sent = 0;
+        Map<Long, Long> perMinute = new HashMap<>();
+        List<ChaosProxy.Mode> turns = List.of(ChaosProxy.Mode.PASS, ChaosProxy.Mode.RESET, ChaosProxy.Mode.DELAY,
+            ChaosProxy.Mode.BLACKHOLE, ChaosProxy.Mode.RESET, ChaosProxy.Mode.PASS);
+        // 30 s of steady traffic, the proxy's behaviour changing every 5 s.
+        while (System.currentTimeMillis() - start < 30_000) {
+          long now = System.currentTimeMillis();
+          proxy.mode(turns.get((int) Math.min(turns.size() - 1, (now - start) / 5_000)));
+          assertThat(s.stream(new Bookinfo(now).calls("client", "client-0", "chaotic", "chaotic-0", "GET:/", 1, 5, 0,
+              0, org.apache.skywalking.apm.network.servicemesh.v3.Protocol.HTTP, false, true).messages(1)).getCode())
+              .isEqualTo(Status.Code.OK);
+          sent++;
+          perMinute.merge(BUCKETS.minuteBucket(now), 1L, Long::sum);
+          Thread.sleep(50);
+        }
+        proxy.mode(ChaosProxy.Mode.PASS);
+        s.flush();
+        TestServer reader = new TestServer(onEs("chaos", "reader")); // reads Elasticsearch itself, no proxy
+        try {
+          double stored = 0;
+          for (long minute : perMinute.keySet()) {
+            stored += cpm(reader, "chaotic", minute);
+          }
+          assertThat(stored).as("calls stored, read by another collector").isEqualTo(sent);
+        } finally {
+          reader.close();
+        }
+        String metrics = s.get("/metrics");
+        System.out.printf("chaos: %d calls sent, all stored; %.0f failed writes, %.0f cycles waiting for storage%n",
+            sent, counter(metrics, "sextant_flush_failures_total"),
+            counter(metrics, "sextant_flush_storage_unavailable_total"));
+        assertThat(metrics).contains("sextant_flush_partials_dropped_total 0.0");
+        assertThat(counter(metrics, "sextant_flush_failures_total")).as("the chaos was felt").isGreaterThanOrEqualTo(1);
+      } finally {
+        s.close();
+      }
     }
   }
 
