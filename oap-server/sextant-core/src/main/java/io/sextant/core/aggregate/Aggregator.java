@@ -70,6 +70,7 @@ public final class Aggregator implements RecordSink {
   private final Timer cutPause;
   private final AtomicBoolean spoolFailureLogged = new AtomicBoolean();
   private long cutEpoch = -1;
+  private RuntimeException spoolFailure;
 
   public Aggregator(MetricCatalog catalog, Dispatcher<Observation> dispatcher, TimeBuckets buckets,
       AggregatorLimits limits, MeterRegistry registry) {
@@ -360,7 +361,13 @@ public final class Aggregator implements RecordSink {
     long started = System.nanoTime();
     cutLock.writeLock().lock();
     try {
-      cutEpoch = s.rotate();
+      try {
+        cutEpoch = s.rotate();
+      } catch (RuntimeException e) { // a full or broken disk: collect without the spool, say so
+        spool = null;
+        cutEpoch = -1;
+        spoolFailure = e;
+      }
       return collectNow(closeBefore, closeAll, includeOpen);
     } finally {
       cutLock.writeLock().unlock();
@@ -368,9 +375,17 @@ public final class Aggregator implements RecordSink {
     }
   }
 
-  /** The spool epoch the last collection closed (-1 without a spool); for the collecting thread. */
+  /**
+   * The spool epoch the last collection closed; -1 without a spool, or when starting the next epoch
+   * failed ({@link #spoolFailure}), which also stops spooling. For the collecting thread.
+   */
   public long cutEpoch() {
     return cutEpoch;
+  }
+
+  /** Why spooling stopped in a collection, if it did. */
+  public RuntimeException spoolFailure() {
+    return spoolFailure;
   }
 
   private List<Snapshot> collectNow(long closeBefore, boolean closeAll, boolean includeOpen) {

@@ -59,8 +59,14 @@ public final class Flusher implements Component, LiveMetrics {
   private final Rollups days = new Rollups(Step.DAY, sequences::incrementAndGet);
   /** Null without a spool. */
   private final Spool spool;
+  /**
+   * False without a spool, and once writing it failed (a full or broken disk): the collector goes
+   * on without durability rather than lose the collection it was writing.
+   */
+  private volatile boolean spooling;
   private final SpoolRecovery recovery;
   private final SpoolConfig spoolConfig;
+  private final Counter spoolStopped;
   private boolean checkpointed;
   /** The write job: what collection queued, until the writer sends it to storage. */
   private final WriteQueue queue;
@@ -108,10 +114,14 @@ public final class Flusher implements Component, LiveMetrics {
     this.flushTimer = Timer.builder("sextant_flush_duration").description("one collection of the aggregator")
         .publishPercentiles(0.5, 0.99).register(registry);
     this.spoolConfig = spool;
+    this.spoolStopped = Counter.builder("sextant_spool_stopped")
+        .description("times spooling stopped because writing the spool failed (durability off until restart)")
+        .register(registry);
     this.spool = spool == null ? null : new Spool(spool, writerId, registry);
     this.recovery = spool == null ? null : new SpoolRecovery(aggregator.catalog(), registry);
     if (this.spool != null) {
       aggregator.spoolTo(this.spool);
+      spooling = true;
     }
   }
 
@@ -198,7 +208,7 @@ public final class Flusher implements Component, LiveMetrics {
       lastOpenCollect = now;
       newcomersCollected = newcomers;
     }
-    if (spool != null && !includeOpen) {
+    if (spooling && !includeOpen) {
       return false; // with a spool every collection is a cut: closing ones wait for the next
     }
     List<Snapshot> snapshots = aggregator.collect(closeBefore, closeAll, includeOpen);
@@ -211,19 +221,31 @@ public final class Flusher implements Component, LiveMetrics {
     }
     long epoch = -1;
     Spool.CutWriter cut = null;
-    if (spool != null) {
+    if (spooling && aggregator.cutEpoch() < 0) {
+      stopSpooling(aggregator.spoolFailure());
+    }
+    if (spooling) {
       epoch = aggregator.cutEpoch();
-      cut = spool.cut(epoch);
-      // The roll-ups as they were before this cut, so recovery replays the cut on top of them.
-      boolean checkpoint = due || !checkpointed;
-      checkpointed = true;
-      SpoolRecovery.writeCut(cut, new SpoolRecovery.CutParams(closeBefore, closeAll, due), snapshots,
-          checkpoint ? new SpoolRecovery.Checkpoint(sequences.get(), hours, days) : null);
+      try {
+        cut = spool.cut(epoch);
+        // The roll-ups as they were before this cut, so recovery replays the cut on top of them.
+        boolean checkpoint = due || !checkpointed;
+        checkpointed = true;
+        SpoolRecovery.writeCut(cut, new SpoolRecovery.CutParams(closeBefore, closeAll, due), snapshots,
+            checkpoint ? new SpoolRecovery.Checkpoint(sequences.get(), hours, days) : null);
+      } catch (RuntimeException e) {
+        stopSpooling(e);
+        cut = null;
+      }
     }
     List<PartialRow> rows = rows(snapshots, new SpoolRecovery.CutParams(closeBefore, closeAll, due), hours, days,
         writerId);
     if (cut != null) {
-      cut.complete();
+      try {
+        cut.complete();
+      } catch (RuntimeException e) {
+        stopSpooling(e);
+      }
     }
     queue.queue(rows, snapshots, entities, epoch);
     closingsQueued = closings;
@@ -255,6 +277,14 @@ public final class Flusher implements Component, LiveMetrics {
       }
     }
     queue.unwritten(group.name(), metric, entityIds, step, start, end, out);
+  }
+
+  private void stopSpooling(RuntimeException e) {
+    spooling = false;
+    aggregator.spoolTo(null);
+    spoolStopped.increment();
+    LOG.error("writing the spool failed: spooling stops until a restart, and what is accepted from now is kept in"
+        + " memory only (as without core.spool.directory); {} is left for the next start", spoolConfig.directory(), e);
   }
 
   /**
@@ -300,7 +330,7 @@ public final class Flusher implements Component, LiveMetrics {
   /** Writes everything queued; what fails is queued again, behind nothing newer. */
   void write() {
     queue.write();
-    if (spool != null) {
+    if (spooling) {
       spool.written(queue.writtenEpoch());
     }
   }

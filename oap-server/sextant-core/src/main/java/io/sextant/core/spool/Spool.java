@@ -355,10 +355,14 @@ public final class Spool implements AutoCloseable {
     if (syncer != null) {
       syncer.shutdownNow();
     }
-    observations.values().forEach(f -> {
-      f.force();
-      f.close();
-    });
+    for (FrameFile f : observations.values()) {
+      try {
+        f.force();
+        f.close();
+      } catch (RuntimeException e) {
+        LOG.warn("closing spool file {} failed: {}", f.path(), e.toString());
+      }
+    }
   }
 
   private static String name(String kind, long epoch) {
@@ -374,6 +378,9 @@ public final class Spool implements AutoCloseable {
   }
 
   private static void deleteTree(Path dir) {
+    if (!Files.isDirectory(dir)) {
+      return; // gone already (a disk replaced under a collector)
+    }
     try (Stream<Path> files = Files.list(dir)) {
       files.forEach(Spool::delete);
     } catch (IOException e) {

@@ -189,6 +189,22 @@ class SpoolRecoveryTest {
     run.flusher.close();
   }
 
+  @Test
+  void aSpoolThatCannotBeWrittenStopsSpoolingAndLosesNothingInMemory() throws IOException {
+    Run run = new Run(0);
+    run.calls(now, 10);
+    run.flusher.flush(false);
+    try (Stream<Path> files = Files.walk(spool)) { // the disk goes away under the collector
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+    run.calls(now, 20);
+    run.flusher.flush(false);
+    run.calls(now, 5);
+    run.flusher.close();
+    assertTotals(35, 0);
+    assertThat(run.registry.get("sextant_spool_stopped").counter().count()).isEqualTo(1);
+  }
+
   /** Calls of service b: {@code current} in this minute, {@code past} in the minute three before. */
   private void assertTotals(long current, long past) {
     long minute = buckets.minuteBucket(now);
