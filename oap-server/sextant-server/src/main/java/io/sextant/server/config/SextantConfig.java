@@ -83,10 +83,10 @@ public final class SextantConfig implements Settings {
       } catch (DateTimeException e) {
         errors.add("core.timezone: unknown time zone " + values.get("core.timezone"));
       }
-      if (!((String) values.get("core.spool.directory")).isBlank() && "memory".equals(values.get("storage.selector"))) {
-        errors.add("core.spool.directory: the spool needs storage.selector elasticsearch (the memory store keeps"
-            + " nothing across a restart, so there is nothing to spool for)");
-      }
+    }
+    if (!((String) values.get("core.spool.directory")).isBlank() && "memory".equals(values.get("storage.selector"))) {
+      errors.add("core.spool.directory: the spool needs storage.selector elasticsearch (the memory store keeps"
+          + " nothing across a restart, so there is nothing to spool for)");
     }
     if (!errors.isEmpty()) {
       throw new ConfigException(errors);

@@ -50,6 +50,19 @@ class SextantConfigTest {
   }
 
   @Test
+  void settingsElasticsearchOrTheSpoolCannotTakeAreRefusedAtLoad(@TempDir Path dir) throws Exception {
+    Path yaml = dir.resolve("application.yml");
+    Files.writeString(yaml, "core:\n  spool:\n    directory: " + dir.resolve("spool") + "\n");
+    ConfigException e = catchThrowableOfType(ConfigException.class,
+        () -> SextantConfig.load(yaml, Map.of("SEXTANT_STORAGE_ELASTICSEARCH_INDEX_PREFIX", "Bench-A")));
+    assertThat(e.problems()).containsExactlyInAnyOrder(
+        "SEXTANT_STORAGE_ELASTICSEARCH_INDEX_PREFIX: must be lower case letters, digits, '.', '-' or '_',"
+            + " starting with a letter or digit (Elasticsearch's index names) (got Bench-A)",
+        "core.spool.directory: the spool needs storage.selector elasticsearch (the memory store keeps nothing"
+            + " across a restart, so there is nothing to spool for)");
+  }
+
+  @Test
   void everyKeyIsDocumented() throws Exception {
     String doc = Files.readString(Path.of("../../docs/configuration.md"));
     for (ConfigKey key : ConfigKeys.ALL) {

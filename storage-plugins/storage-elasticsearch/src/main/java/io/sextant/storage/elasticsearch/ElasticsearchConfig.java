@@ -8,6 +8,7 @@ import static io.sextant.api.config.ConfigKey.string;
 import io.sextant.api.config.ConfigKey;
 import io.sextant.api.config.Settings;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Connection and layout settings. {@code hosts} are {@code host:port}; credentials are either
@@ -43,6 +44,8 @@ public record ElasticsearchConfig(
     int readCacheMarginSeconds) {
 
   private static final String P = "storage.elasticsearch.";
+  /** What Elasticsearch takes in an index or template name, as the start of one. */
+  private static final Pattern INDEX_PREFIX = Pattern.compile("[a-z0-9][a-z0-9._-]*");
 
   /** The keys this plugin reads, with today's paths, defaults and ranges. */
   public static final List<ConfigKey> KEYS = List.of(
@@ -54,7 +57,9 @@ public record ElasticsearchConfig(
       optionalString(P + "username", "basic-auth user (empty: none)"),
       optionalString(P + "password", "basic-auth password"),
       optionalString(P + "apiKey", "API key (base64 id:key), instead of a user"),
-      string(P + "indexPrefix", "sextant", "prefix of every index and template"),
+      new ConfigKey(P + "indexPrefix", "sextant", v -> v, v -> INDEX_PREFIX.matcher((String) v).matches() ? null
+          : "must be lower case letters, digits, '.', '-' or '_', starting with a letter or digit (Elasticsearch's"
+              + " index names)", "prefix of every index and template"),
       integer(P + "shards", 1, 1, 100, "primary shards per index (few: avoid shard sprawl)"),
       integer(P + "replicas", 0, 0, 10, "replicas per index"),
       integer(P + "requestTimeoutMillis", 30_000, 100, 600_000, "connect and socket timeout"),
