@@ -1,12 +1,11 @@
 package io.sextant.core.flush;
 
 import io.sextant.api.component.CheckResult;
-import io.sextant.api.storage.MetadataStore;
+import io.sextant.api.storage.ForwardingStorageComponent;
 import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.storage.MetricsStore;
 import io.sextant.api.storage.PartialRow;
 import io.sextant.api.storage.StorageComponent;
-import io.sextant.api.storage.TopologyStore;
 import io.sextant.api.time.Step;
 import io.sextant.storage.memory.MemoryStorage;
 import io.sextant.storage.memory.MemoryStorageConfig;
@@ -15,7 +14,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** The memory store behind a switch: while {@code down}, metric writes throw and the probe fails. */
-final class FlakyStorage implements StorageComponent {
+final class FlakyStorage extends ForwardingStorageComponent {
   final MemoryStorage delegate = new MemoryStorage(new MemoryStorageConfig(1_000_000));
   final AtomicInteger writeAttempts = new AtomicInteger();
   final AtomicInteger checks = new AtomicInteger();
@@ -38,28 +37,18 @@ final class FlakyStorage implements StorageComponent {
   };
 
   @Override
+  protected StorageComponent delegate() {
+    return delegate;
+  }
+
+  @Override
   public MetricsStore metrics() {
     return metrics;
-  }
-
-  @Override
-  public TopologyStore topology() {
-    return delegate.topology();
-  }
-
-  @Override
-  public MetadataStore metadata() {
-    return delegate.metadata();
   }
 
   @Override
   public CheckResult check() {
     checks.incrementAndGet();
     return down ? CheckResult.failed("store unreachable") : CheckResult.OK;
-  }
-
-  @Override
-  public void close() {
-    delegate.close();
   }
 }

@@ -7,12 +7,11 @@ import io.sextant.api.model.CallProtocol;
 import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.DetectPoint;
 import io.sextant.api.model.Layer;
-import io.sextant.api.storage.MetadataStore;
+import io.sextant.api.storage.ForwardingStorageComponent;
 import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.storage.MetricsStore;
 import io.sextant.api.storage.PartialRow;
 import io.sextant.api.storage.StorageComponent;
-import io.sextant.api.storage.TopologyStore;
 import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.Aggregator;
@@ -217,7 +216,7 @@ class FreshMetricsTest {
   }
 
   /** The memory store with a gate: while closed, the next metric write waits inside the store. */
-  private static final class GatedStorage implements StorageComponent {
+  private static final class GatedStorage extends ForwardingStorageComponent {
     final MemoryStorage delegate;
     final CountDownLatch entered = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
@@ -257,21 +256,16 @@ class FreshMetricsTest {
     };
 
     @Override
+    protected StorageComponent delegate() {
+      return delegate;
+    }
+
+    @Override
     public MetricsStore metrics() {
       return metrics;
     }
 
     @Override
-    public TopologyStore topology() {
-      return delegate.topology();
-    }
-
-    @Override
-    public MetadataStore metadata() {
-      return delegate.metadata();
-    }
-
-    @Override
-    public void close() {}
+    public void close() {} // the test closes the shared memory store itself
   }
 }
