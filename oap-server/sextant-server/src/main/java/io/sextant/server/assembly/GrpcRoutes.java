@@ -8,7 +8,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * What the gRPC port serves: the receivers' services, with streams that may stay open for as long
  * as a sidecar lives, each finished stream counted by method and status; anything else answers
- * {@code UNIMPLEMENTED} naming the method.
+ * {@code UNIMPLEMENTED} naming the method; a request cut off inside a message is refused, not
+ * answered OK.
  */
 final class GrpcRoutes {
   private GrpcRoutes() {}
@@ -23,7 +24,10 @@ final class GrpcRoutes {
       CompletableFuture<?> unusedCount = ctx.log().whenComplete().thenAccept(log -> countStream(registry,
           log.fullName(), log.responseCause(), log.responseTrailers().get("grpc-status"),
           log.responseHeaders().get("grpc-status")));
-      return delegate.serve(ctx, req);
+      // Only the service's own methods reach here, so the path is a bounded label.
+      WholeGrpcMessages whole = new WholeGrpcMessages(req,
+          registry.counter("sextant_grpc_truncated_messages", "method", ctx.path().substring(1)));
+      return whole.answer(delegate.serve(ctx, whole));
     });
     // Anything else on the gRPC port: UNIMPLEMENTED naming the method, counted, instead of a 404.
     sb.virtualHost(grpcPort).serviceUnder("/", new UnservedGrpcCalls(registry));

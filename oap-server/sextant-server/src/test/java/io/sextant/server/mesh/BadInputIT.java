@@ -5,7 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import com.linecorp.armeria.client.WebClient;
 import com.linecorp.armeria.client.grpc.GrpcClients;
+import com.linecorp.armeria.common.HttpData;
+import com.linecorp.armeria.common.HttpHeaders;
+import com.linecorp.armeria.common.HttpMethod;
+import com.linecorp.armeria.common.MediaType;
+import com.linecorp.armeria.common.RequestHeaders;
 import io.grpc.Status;
 import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
@@ -156,6 +162,49 @@ class BadInputIT {
     assertThat(sextant().stream(List.of(message(valid().build()))).getCode()).isEqualTo(Status.Code.OK);
     sextant().flush();
     assertThat(cpm()).isEqualTo(2);
+  }
+
+  @Test
+  void aRequestCutOffInsideAMessageIsRefusedAndWhatCameWholeIsKept() throws Exception {
+    byte[] whole = message(valid().build()).toByteArray();
+    byte[] next = message(valid().build(), valid().build()).toByteArray();
+    // The control: the same raw request with nothing cut is answered OK.
+    assertThat(rawCall(frame(whole, whole.length))).containsEntry("grpc-status", "0");
+    // The second message declares its full length but only 7 of its bytes arrive before the end.
+    Map<String, String> cut = rawCall(frame(whole, whole.length), frame(next, 7));
+    assertThat(cut).containsEntry("grpc-status", "3");
+    assertThat(cut.get("grpc-message")).isEqualTo("truncated gRPC message: the request ended after 7 of the "
+        + next.length + " bytes its last message declares");
+    assertThat(rawCall(frame(whole, whole.length), new byte[] {0, 0, 0})).containsEntry("grpc-status", "3");
+    sextant().flush();
+    assertThat(cpm()).isEqualTo(3);
+    assertThat(sextant().get("/metrics")).contains("sextant_grpc_truncated_messages_total{method="
+        + "\"skywalking.v3.ServiceMeshMetricService/collect\"} 2.0");
+  }
+
+  /** A gRPC message as it goes on the wire: uncompressed flag, declared length, then {@code sent} bytes. */
+  private static byte[] frame(byte[] body, int sent) {
+    return java.nio.ByteBuffer.allocate(5 + sent).put((byte) 0).putInt(body.length).put(body, 0, sent).array();
+  }
+
+  /** One mesh-telemetry call over h2c with exactly these bytes as its body; its gRPC status and message. */
+  private static Map<String, String> rawCall(byte[]... parts) {
+    var out = new java.io.ByteArrayOutputStream();
+    for (byte[] p : parts) {
+      out.writeBytes(p);
+    }
+    var response = WebClient.of("h2c://127.0.0.1:" + sextant().grpcPort).execute(RequestHeaders.builder(
+        HttpMethod.POST, "/skywalking.v3.ServiceMeshMetricService/collect").contentType(
+        MediaType.parse("application/grpc")).add("te", "trailers").build(), HttpData.wrap(out.toByteArray()))
+        .aggregate().join();
+    HttpHeaders status = response.trailers().contains("grpc-status") ? response.trailers() : response.headers();
+    Map<String, String> answer = new java.util.HashMap<>();
+    answer.put("grpc-status", status.get("grpc-status"));
+    if (status.contains("grpc-message")) {
+      answer.put("grpc-message", java.net.URLDecoder.decode(status.get("grpc-message"),
+          StandardCharsets.UTF_8));
+    }
+    return answer;
   }
 
   @Test
