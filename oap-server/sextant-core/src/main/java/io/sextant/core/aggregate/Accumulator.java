@@ -17,6 +17,8 @@ final class Accumulator {
   int mtlsDetectPoints;
   boolean dirty;
   boolean sealed;
+  /** Created for an entity without standing ({@link Standing}): counts against the newcomers' share. */
+  boolean newcomer;
 
   Accumulator(EntityRef entity, long sequence, MetricState[] states) {
     this.entity = entity;

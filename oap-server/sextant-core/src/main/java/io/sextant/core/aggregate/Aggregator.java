@@ -38,7 +38,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Bounded by {@code maxAccumulators}: past it new entities are refused with {@link
  * Admission#REJECTED_OVERLOADED} (existing ones still accumulate), so memory stays flat under an
- * entity explosion and the client is told to back off.
+ * entity explosion and the client is told to back off. Entities without {@link Standing} (never
+ * seen in the last minutes) may hold at most half of it, so a flood of new names cannot take the
+ * next minute from the services a mesh already has.
  */
 public final class Aggregator implements RecordSink {
   /** At least as many as can have an accumulator at once, so a steady mesh never churns the set. */
@@ -53,12 +55,15 @@ public final class Aggregator implements RecordSink {
   private final Dispatcher<Observation> dispatcher;
   private final ConcurrentHashMap<Long, Slot> slots = new ConcurrentHashMap<>();
   private final AtomicInteger openAccumulators = new AtomicInteger();
+  private final AtomicInteger openNewcomers = new AtomicInteger();
+  private final Standing standing;
   private final AtomicLong sequences = new AtomicLong();
   /** Collections that closed a minute, counted before its slot leaves the map (see {@link #closings}). */
   private final AtomicLong closings = new AtomicLong();
   /** Accepted observations by {@link Source}. */
   private final Counter[] accepted = new Counter[Source.values().length];
   private final Counter rejectedOverloaded;
+  private final Counter rejectedNewEntities;
   private final Counter rejectedTimeRange;
   private volatile Slot lastSlot = new Slot(Long.MIN_VALUE, 0);
   private final Newcomers newcomers;
@@ -79,6 +84,7 @@ public final class Aggregator implements RecordSink {
     this.buckets = buckets;
     this.limits = limits;
     this.newcomers = new Newcomers(Math.max(MIN_KNOWN, limits.maxAccumulators()));
+    this.standing = new Standing(catalog.groups().size(), limits.maxAccumulators());
     for (Source source : Source.values()) {
       accepted[source.ordinal()] = Counter.builder("sextant_records_accepted")
           .tag("kind", source.name().toLowerCase(Locale.ROOT)).register(registry);
@@ -87,7 +93,10 @@ public final class Aggregator implements RecordSink {
         Counter.builder("sextant_records_rejected").tag("reason", "overloaded").register(registry);
     this.rejectedTimeRange =
         Counter.builder("sextant_records_rejected").tag("reason", "time_range").register(registry);
+    this.rejectedNewEntities =
+        Counter.builder("sextant_records_rejected").tag("reason", "new_entities").register(registry);
     registry.gauge("sextant_aggregator_open_accumulators", openAccumulators);
+    registry.gauge("sextant_aggregator_open_newcomer_accumulators", openNewcomers);
     this.cutPause = Timer.builder("sextant_spool_cut_pause")
         .description("how long a spool cut holds new batches: waiting for running ones, then copying accumulators")
         .publishPercentiles(0.5, 0.99).register(registry);
@@ -221,14 +230,27 @@ public final class Aggregator implements RecordSink {
       return Admission.REJECTED_TIME_RANGE;
     }
     Slot slot = slot(buckets.minuteBucket(time));
-    // Up to five new entities per record: near the limit, take a record only if every
-    // accumulator it touches exists already, so it is counted whole or not at all.
-    if (openAccumulators.get() > limits.maxAccumulators() - 5 && !allExist(slot, r, source)) {
-      rejectedOverloaded.increment();
-      return Admission.REJECTED_OVERLOADED;
+    // Up to five new entities per record: near a limit, take a record only if it creates no
+    // accumulator that limit counts, so it is counted whole or not at all.
+    boolean full = openAccumulators.get() > limits.maxAccumulators() - 5;
+    if (full || openNewcomers.get() > newcomerShare() - 5) {
+      int creates = creations(slot, r, source);
+      if (full && creates != CREATES_NONE) {
+        rejectedOverloaded.increment();
+        return Admission.REJECTED_OVERLOADED;
+      }
+      if (creates == CREATES_NEWCOMER) {
+        rejectedNewEntities.increment();
+        return Admission.REJECTED_OVERLOADED;
+      }
     }
     apply(slot, r, source);
     return Admission.ACCEPTED;
+  }
+
+  /** How many accumulators entities without standing may hold at once. */
+  private int newcomerShare() {
+    return limits.maxAccumulators() / 2;
   }
 
   private void apply(Slot slot, Observation r, Source source) {
@@ -237,16 +259,33 @@ public final class Aggregator implements RecordSink {
     dispatcher.dispatch(r, (scope, id) -> add(slot, source, scope, id, r, protocol, tls));
   }
 
-  /** True if every accumulator the record would update is already open (slow path, near the limit). */
-  private boolean allExist(Slot slot, Observation r, Source source) {
-    boolean[] all = {true};
+  private static final int CREATES_NONE = 0;
+  private static final int CREATES_STANDING = 1;
+  private static final int CREATES_NEWCOMER = 2;
+
+  /** What accumulators the record would create: none, only for entities with standing, or a newcomer's (slow path). */
+  private int creations(Slot slot, Observation r, Source source) {
+    int[] creates = {CREATES_NONE};
     dispatcher.dispatch(r, (scope, id) -> {
       MetricGroup group = catalog.group(source, scope);
       if (group != null && !slot.maps[group.index()].containsKey(id)) {
-        all[0] = false;
+        creates[0] = Math.max(creates[0], hasStanding(slot, group.index(), id) ? CREATES_STANDING : CREATES_NEWCOMER);
       }
     });
-    return all[0];
+    return creates[0];
+  }
+
+  /** Seen in a recently collected minute, or open in another minute now. */
+  private boolean hasStanding(Slot slot, int group, String id) {
+    if (standing.has(group, id)) {
+      return true;
+    }
+    for (Slot other : slots.values()) {
+      if (other != slot && other.maps[group].containsKey(id)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static final int NO_TLS = 0;
@@ -276,10 +315,11 @@ public final class Aggregator implements RecordSink {
       if (acc == null) {
         Accumulator created = new Accumulator(dispatcher.entity(scope, id, r), sequences.incrementAndGet(),
             group.newStates());
+        created.newcomer = !hasStanding(slot, group.index(), id);
         acc = map.putIfAbsent(id, created);
         if (acc == null) {
           acc = created;
-          openAccumulators.incrementAndGet();
+          opened(created);
           newcomers.created(scope, id);
           if (spool != null) {
             batches.get().created = true;
@@ -326,8 +366,22 @@ public final class Aggregator implements RecordSink {
       acc.sealed = true;
     }
     map.remove(acc.entity.id(), acc);
-    openAccumulators.decrementAndGet();
+    closed(acc);
     return true;
+  }
+
+  private void opened(Accumulator acc) {
+    openAccumulators.incrementAndGet();
+    if (acc.newcomer) {
+      openNewcomers.incrementAndGet();
+    }
+  }
+
+  private void closed(Accumulator acc) {
+    openAccumulators.decrementAndGet();
+    if (acc.newcomer) {
+      openNewcomers.decrementAndGet();
+    }
   }
 
   private Slot slot(long minute) {
@@ -407,6 +461,7 @@ public final class Aggregator implements RecordSink {
         }
         it.remove();
         slot.retired = true;
+        standing.closing(slot.minute);
       }
       for (int g = 0; g < slot.maps.length; g++) {
         MetricGroup group = catalog.groups().get(g);
@@ -426,7 +481,8 @@ public final class Aggregator implements RecordSink {
             }
           }
           if (close) {
-            openAccumulators.decrementAndGet();
+            closed(acc);
+            standing.closed(g, acc.entity.id());
           }
         }
       }
