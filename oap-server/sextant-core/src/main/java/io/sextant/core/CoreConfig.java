@@ -52,7 +52,8 @@ public record CoreConfig(String collectorId, ZoneId timezone, AggregatorLimits l
           "when the spool forces its files to the device: never (a killed process loses nothing, a machine crash"
               + " its last seconds), interval, always (every message)"),
       integer(P + "spool.fsyncIntervalMillis", 1000, 10, 60_000, "with fsync interval, how often"),
-      integer(P + "maxCachedIds", 1_000_000, 0, 100_000_000, "entity ids cached by name"),
+      integer(P + "maxCachedIds", 1_000_000, 0, 100_000_000,
+          "entity ids cached by name (also at most a 32nd of the heap in bytes)"),
       integer(P + "maxEndpointsPerService", 2000, 1, 10_000_000,
           "distinct endpoints of one service; past it its new endpoints fold into its '<overflow>' endpoint (counted)"),
       integer(P + "maxInstancesPerService", 2000, 1, 10_000_000,

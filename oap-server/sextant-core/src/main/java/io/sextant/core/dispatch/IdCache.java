@@ -4,21 +4,57 @@ import io.sextant.api.id.EntityIds;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Caches SkyWalking-encoded ids by name, so the hot path does not base64-encode every record.
- * Bounded: past {@code maxEntries} ids are computed without caching.
+ * Caches SkyWalking-encoded ids by name, so the hot path does not base64-encode every record, and
+ * holds the names each service's budgets admitted. Bounded by {@code maxEntries} ids and by an
+ * estimate of its bytes ({@code maxBytes}, a 32nd of the heap by default): past either it forgets
+ * everything and fills again from live traffic, so a flood of names costs recomputed ids (and
+ * budgets counted anew), never the heap.
  */
 final class IdCache {
-  private final ConcurrentHashMap<String, ServiceIds> services = new ConcurrentHashMap<>();
+  /** An entry's fixed cost (map node, key and value objects); the characters are added per entry. */
+  private static final int ENTRY_BYTES = 112;
+  /** A service's own cost beyond its entry: its five maps. */
+  private static final int SERVICE_BYTES = 5 * 64;
+
+  private volatile ConcurrentHashMap<String, ServiceIds> services = new ConcurrentHashMap<>();
   private final AtomicInteger size = new AtomicInteger();
+  private final AtomicLong bytes = new AtomicLong();
   private final int maxEntries;
+  private final long maxBytes;
 
   private final ChildBudgets budgets;
 
   IdCache(int maxEntries, ChildBudgets budgets) {
+    this(maxEntries, Runtime.getRuntime().maxMemory() / 32, budgets);
+  }
+
+  IdCache(int maxEntries, long maxBytes, ChildBudgets budgets) {
     this.maxEntries = maxEntries;
+    this.maxBytes = maxBytes;
     this.budgets = budgets;
+  }
+
+  /** Ids cached, and their estimated bytes (for tests and gauges). */
+  int size() {
+    return size.get();
+  }
+
+  long bytes() {
+    return bytes.get();
+  }
+
+  /** Counts an entry of {@code chars} characters; false (and all forgotten) past a bound. */
+  private boolean room(int chars) {
+    if (size.incrementAndGet() > maxEntries || bytes.addAndGet(ENTRY_BYTES + 2L * chars) > maxBytes) {
+      services = new ConcurrentHashMap<>();
+      size.set(0);
+      bytes.set(0);
+      return false;
+    }
+    return true;
   }
 
   /** The ids of a (normal) service and of what is under it. */
@@ -28,12 +64,11 @@ final class IdCache {
       return ids;
     }
     ids = new ServiceIds(serviceName, EntityIds.serviceId(serviceName, true));
-    if (size.get() < maxEntries) {
+    if (room(SERVICE_BYTES / 2 + serviceName.length() + ids.id.length())) {
       ServiceIds prior = services.putIfAbsent(serviceName, ids);
       if (prior != null) {
         return prior;
       }
-      size.incrementAndGet();
     }
     return ids;
   }
@@ -82,7 +117,9 @@ final class IdCache {
         }
         return ChildBudgets.OVERFLOW;
       }
-      admitted.add(childName); // racing threads may pass the budget by a name or two
+      if (room(childName.length())) {
+        admitted.add(childName); // racing threads may pass the budget by a name or two
+      }
       return childName;
     }
 
@@ -118,10 +155,10 @@ final class IdCache {
       String relationId = byDest == null ? null : byDest.get(destInstanceId);
       if (relationId == null) {
         relationId = EntityIds.relationId(instance(sourceInstanceName), destInstanceId);
-        if (size.get() < maxEntries) {
-          if (byDest == null) {
-            byDest = instanceRelations.computeIfAbsent(sourceInstanceName, k -> new ConcurrentHashMap<>());
-          }
+        if (byDest == null && room(sourceInstanceName.length() + 32)) {
+          byDest = instanceRelations.computeIfAbsent(sourceInstanceName, k -> new ConcurrentHashMap<>());
+        }
+        if (byDest != null) {
           remember(byDest, destInstanceId, relationId);
         }
       }
@@ -129,8 +166,8 @@ final class IdCache {
     }
 
     private void remember(ConcurrentHashMap<String, String> map, String key, String value) {
-      if (size.get() < maxEntries && map.putIfAbsent(key, value) == null) {
-        size.incrementAndGet();
+      if (!map.containsKey(key) && room(key.length() + value.length())) {
+        map.putIfAbsent(key, value);
       }
     }
   }
