@@ -17,8 +17,8 @@ import java.time.Clock;
  */
 public final class MemoryStorage implements StorageComponent {
   private final MemoryMetricsStore metrics;
-  private final MemoryTopologyStore topology = new MemoryTopologyStore();
-  private final MemoryMetadataStore metadata = new MemoryMetadataStore();
+  private final MemoryTopologyStore topology;
+  private final MemoryMetadataStore metadata;
   private final MemoryRecordStore records;
   private final MemoryManagementStore management;
 
@@ -33,6 +33,9 @@ public final class MemoryStorage implements StorageComponent {
     this.config = config;
     this.metrics = new MemoryMetricsStore(config.maxPartials(), config.maxMetricBytes());
     this.records = new MemoryRecordStore(config.maxRecords());
+    // Services and their edges share a twentieth of the heap: most to the entities, the rest to edges.
+    this.metadata = new MemoryMetadataStore(config.maxMetadataBytes() * 3 / 4);
+    this.topology = new MemoryTopologyStore(config.maxMetadataBytes() / 4);
     this.management = new MemoryManagementStore(config.maxManagementDocuments(), clock);
   }
 
@@ -101,6 +104,26 @@ public final class MemoryStorage implements StorageComponent {
   /** Approximate heap the metric partials take. */
   public long partialBytes() {
     return metrics.bytes();
+  }
+
+  /** Approximate heap the services, instances, endpoints and processes take. */
+  public long metadataBytes() {
+    return metadata.bytes();
+  }
+
+  /** Services, instances, endpoints and processes forgotten to stay within their bound. */
+  public long evictedMetadata() {
+    return metadata.evicted();
+  }
+
+  /** Approximate heap the topology edges take. */
+  public long edgeBytes() {
+    return topology.bytes();
+  }
+
+  /** Edges forgotten or not taken to stay within their bound. */
+  public long evictedEdges() {
+    return topology.evicted();
   }
 
   /** Records dropped to stay under {@code maxRecords}. */

@@ -46,6 +46,11 @@ public record MemoryStorageConfig(
         s.integer(P + "maxMetricMegabytes"));
   }
 
+  /** The heap services, instances, endpoints and processes may take: a twentieth of the maximum heap. */
+  public long maxMetadataBytes() {
+    return Runtime.getRuntime().maxMemory() / 20;
+  }
+
   /** The heap the metric partials may take, in bytes. */
   public long maxMetricBytes() {
     return maxMetricMegabytes > 0 ? maxMetricMegabytes * 1024L * 1024 : Runtime.getRuntime().maxMemory() / 5;

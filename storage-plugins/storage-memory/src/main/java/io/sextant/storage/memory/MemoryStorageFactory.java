@@ -27,6 +27,11 @@ public final class MemoryStorageFactory implements StorageFactory {
     meters.gauge("sextant_storage_memory_partial_bytes", memory, MemoryStorage::partialBytes);
     meters.more().counter("sextant_storage_memory_evicted_records", List.of(), memory, MemoryStorage::evictedRecords);
     meters.gauge("sextant_storage_memory_records", memory, MemoryStorage::recordCount);
+    meters.gauge("sextant_storage_memory_metadata_bytes", memory, MemoryStorage::metadataBytes);
+    meters.more().counter("sextant_storage_memory_evicted_metadata", List.of(), memory,
+        MemoryStorage::evictedMetadata);
+    meters.gauge("sextant_storage_memory_edge_bytes", memory, MemoryStorage::edgeBytes);
+    meters.more().counter("sextant_storage_memory_evicted_edges", List.of(), memory, MemoryStorage::evictedEdges);
     return memory;
   }
 }

@@ -9,14 +9,74 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicLong;
 
-/** Edges grouped by minute bucket, so a time-window read is a range scan over minutes. */
+/**
+ * Edges grouped by minute bucket, so a time-window read is a range scan over minutes. Bounded by an
+ * estimate of its bytes: past {@code maxBytes} the oldest minutes are forgotten, and a minute that
+ * alone would pass it takes no more edges (both counted).
+ */
 final class MemoryTopologyStore implements TopologyStore {
+  /** An edge's fixed cost: set node, record, its strings' headers. */
+  private static final int EDGE_BYTES = 160;
+
   private final ConcurrentSkipListMap<Long, Set<Edge>> byMinute = new ConcurrentSkipListMap<>();
+  private final long maxBytes;
+  private final AtomicLong bytes = new AtomicLong();
+  private final AtomicLong evicted = new AtomicLong();
+
+  MemoryTopologyStore(long maxBytes) {
+    this.maxBytes = maxBytes;
+  }
+
+  private static long weight(Edge e) {
+    return EDGE_BYTES + 2L * (e.sourceId().length() + e.destId().length()
+        + (e.component() == null ? 0 : e.component().length()));
+  }
 
   @Override
-  public void write(List<Edge> edges, long minuteBucket) {
-    byMinute.computeIfAbsent(minuteBucket, m -> ConcurrentHashMap.newKeySet()).addAll(edges);
+  public synchronized void write(List<Edge> edges, long minuteBucket) {
+    Set<Edge> minute = byMinute.computeIfAbsent(minuteBucket, m -> ConcurrentHashMap.newKeySet());
+    for (Edge e : edges) {
+      if (minute.contains(e)) {
+        continue;
+      }
+      long w = weight(e);
+      while (bytes.get() + w > maxBytes && forgetOldestBefore(minuteBucket)) {
+        // older minutes make room first
+      }
+      if (bytes.get() + w > maxBytes) {
+        evicted.incrementAndGet(); // this minute alone fills the bound
+      } else if (minute.add(e)) {
+        bytes.addAndGet(w);
+      }
+    }
+  }
+
+  private boolean forgetOldestBefore(long minuteBucket) {
+    Map.Entry<Long, Set<Edge>> oldest = byMinute.firstEntry();
+    if (oldest == null || oldest.getKey() >= minuteBucket) {
+      return false;
+    }
+    forget(oldest.getKey());
+    return true;
+  }
+
+  private void forget(long minute) {
+    Set<Edge> gone = byMinute.remove(minute);
+    if (gone != null) {
+      gone.forEach(e -> bytes.addAndGet(-weight(e)));
+      evicted.addAndGet(gone.size());
+    }
+  }
+
+  long bytes() {
+    return bytes.get();
+  }
+
+  /** Edges forgotten or not taken to stay within the bound. */
+  long evicted() {
+    return evicted.get();
   }
 
   @Override
@@ -32,7 +92,10 @@ final class MemoryTopologyStore implements TopologyStore {
     return new ArrayList<>(distinct);
   }
 
-  void expire(long minuteBefore) {
-    byMinute.headMap(minuteBefore).clear();
+  synchronized void expire(long minuteBefore) {
+    for (Long minute : new ArrayList<>(byMinute.headMap(minuteBefore).keySet())) {
+      Set<Edge> gone = byMinute.remove(minute);
+      gone.forEach(e -> bytes.addAndGet(-weight(e)));
+    }
   }
 }
