@@ -1,7 +1,9 @@
 package io.sextant.storage.elasticsearch;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.query_dsl.Query;
 import co.elastic.clients.elasticsearch.cluster.HealthResponse;
+import co.elastic.clients.json.JsonData;
 import co.elastic.clients.json.jackson.JacksonJsonpMapper;
 import co.elastic.clients.transport.rest_client.RestClientTransport;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,8 +25,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.time.LocalDate;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.UUID;
+import java.util.function.Consumer;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.apache.http.Header;
@@ -35,6 +42,8 @@ import org.apache.http.impl.client.BasicCredentialsProvider;
 import org.apache.http.message.BasicHeader;
 import org.elasticsearch.client.RestClient;
 import org.elasticsearch.client.RestClientBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The production store. The constructor does no I/O; {@link #start()} connects and creates the
@@ -42,6 +51,7 @@ import org.elasticsearch.client.RestClientBuilder;
  * flusher can retry any batch; nothing is read, modified and written back.
  */
 public final class ElasticsearchStorage implements StorageComponent {
+  private static final Logger LOG = LoggerFactory.getLogger(ElasticsearchStorage.class);
   private final ElasticsearchConfig config;
   private final Indices indices;
   /** Edge-hours whose minutes the topology store remembers (about 100 bytes each). */
@@ -231,7 +241,11 @@ public final class ElasticsearchStorage implements StorageComponent {
     expire(TimeBuckets.rollup(buckets.currentMinuteBucket(), Step.DAY));
   }
 
-  /** Deletes time-based indices past their retention. */
+  /**
+   * Deletes time-based indices past their retention, and metadata documents last seen before the
+   * oldest day kept: an entity that stopped reporting (or a flood of names) does not stay listed,
+   * nor cost every read of the services list, for ever.
+   */
   public void expire(long todayDay) {
     try {
       var all = client().indices().get(g -> g.index(indices.prefix() + "-*").ignoreUnavailable(true)).result().keySet();
@@ -241,8 +255,51 @@ public final class ElasticsearchStorage implements StorageComponent {
           client().indices().delete(d -> d.index(index));
         }
       }
+      long oldestMinuteKept = Long.parseLong(LocalDate.parse(Long.toString(todayDay), DateTimeFormatter.BASIC_ISO_DATE)
+          .minusDays(config.dayRetentionDays()).format(DateTimeFormatter.BASIC_ISO_DATE)) * 10_000;
+      if (all.contains(indices.metadata())) {
+        expireMetadata(oldestMinuteKept);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("expiring indices failed", e);
+    }
+  }
+
+  /**
+   * Deletes the metadata documents last seen before {@code oldestMinuteKept}, a thousand at a time
+   * (a search and a _bulk of deletes: _delete_by_query needs the reindex module, which a minimal
+   * cluster may not have).
+   */
+  private void expireMetadata(long oldestMinuteKept) throws IOException {
+    List<String> ids = new ArrayList<>();
+    long[] gone = {0};
+    Consumer<List<String>> delete = batch -> {
+      try {
+        client().bulk(b -> {
+          batch.forEach(id -> b.operations(o -> o.delete(d -> d.index(indices.metadata()).id(id))));
+          return b;
+        });
+        gone[0] += batch.size();
+      } catch (IOException e) {
+        throw new UncheckedIOException("expiring metadata failed", e);
+      }
+      batch.clear();
+    };
+    Search.all(client(), indices.metadata(), List.of(Query.of(q -> q.range(r -> r.untyped(u -> u.field("lastSeen")
+        .lt(JsonData.of(oldestMinuteKept)))))), List.of("docId"), "docId", d -> {
+          ids.add((String) d.get("docId"));
+          if (ids.size() == 1000) {
+            delete.accept(ids);
+          }
+        });
+    if (!ids.isEmpty()) {
+      delete.accept(ids);
+    }
+    if (gone[0] > 0) {
+      if (metadata != null) {
+        metadata.published(); // the services list read before is stale
+      }
+      LOG.info("forgot {} metadata documents last seen before {}", gone[0], oldestMinuteKept);
     }
   }
 

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sextant.api.model.DetectPoint;
 import io.sextant.api.model.Scope;
 import io.sextant.api.storage.Edge;
+import io.sextant.api.storage.EndpointMeta;
 import io.sextant.api.storage.PartialRow;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.storage.StorageComponent;
@@ -194,6 +195,21 @@ class ElasticsearchStorageComplianceIT {
 
     private static ServiceMeta service(String id, String name) {
       return new ServiceMeta(id, name, true, Set.of("MESH"), 202611221000L, 202611221000L);
+    }
+
+    @Test
+    void metadataLastSeenBeforeTheOldestDayKeptIsForgotten() {
+      // Day retention 90: on 2026-11-22 the oldest day kept is 2026-08-24.
+      es.metadata().upsertServices(List.of(new ServiceMeta("YQ==.1", "gone", true, Set.of("MESH"),
+          202608230900L, 202608232359L), service("Yg==.1", "alive")));
+      es.metadata().upsertEndpoints(List.of(new EndpointMeta("YQ==.1_Lw==", "YQ==.1", "/", 202608230900L,
+          202608230900L)));
+      publish();
+      assertThat(es.metadata().services()).hasSize(2);
+      es.expire(20261122L);
+      es.refresh();
+      assertThat(es.metadata().services()).extracting(ServiceMeta::name).containsExactly("alive");
+      assertThat(es.metadata().endpoints("YQ==.1", null, 10)).isEmpty();
     }
 
     @Test
