@@ -159,11 +159,12 @@ class ElasticsearchDurabilityIT {
 
   /**
    * Chaos between a collector and Elasticsearch, through a proxy: every connection reset, every
-   * chunk delayed, requests swallowed without an answer (half-open), in turns, under steady
-   * traffic. Afterwards the totals are exactly what was accepted, and nothing was dropped.
+   * chunk delayed, requests swallowed without an answer (half-open), every request answered 429
+   * and then 503, in turns, under steady traffic. Afterwards the totals are exactly what was
+   * accepted, and nothing was dropped.
    */
   @Test
-  void resetsDelaysAndHalfOpenConnectionsLoseNothing() throws Exception {
+  void resetsDelaysHalfOpenConnectionsAnd429And503LoseNothing() throws Exception {
     try (ChaosProxy proxy = new ChaosProxy(ES.hostAndPort())) {
       Map<String, String> config = onEs("chaos", "c1");
       config.put("storage.elasticsearch.hosts", proxy.hostAndPort());
@@ -175,11 +176,12 @@ class ElasticsearchDurabilityIT {
         long sent = 0;
         Map<Long, Long> perMinute = new HashMap<>();
         List<ChaosProxy.Mode> turns = List.of(ChaosProxy.Mode.PASS, ChaosProxy.Mode.RESET, ChaosProxy.Mode.DELAY,
-            ChaosProxy.Mode.BLACKHOLE, ChaosProxy.Mode.RESET, ChaosProxy.Mode.PASS);
-        // 30 s of steady traffic, the proxy's behaviour changing every 5 s.
-        while (System.currentTimeMillis() - start < 30_000) {
+            ChaosProxy.Mode.BLACKHOLE, ChaosProxy.Mode.TOO_MANY_REQUESTS, ChaosProxy.Mode.UNAVAILABLE,
+            ChaosProxy.Mode.RESET, ChaosProxy.Mode.PASS);
+        // 32 s of steady traffic, the proxy's behaviour changing every 4 s.
+        while (System.currentTimeMillis() - start < 32_000) {
           long now = System.currentTimeMillis();
-          proxy.mode(turns.get((int) Math.min(turns.size() - 1, (now - start) / 5_000)));
+          proxy.mode(turns.get((int) Math.min(turns.size() - 1, (now - start) / 4_000)));
           assertThat(s.stream(new Bookinfo(now).calls("client", "client-0", "chaotic", "chaotic-0", "GET:/", 1, 5, 0,
               0, org.apache.skywalking.apm.network.servicemesh.v3.Protocol.HTTP, false, true).messages(1)).getCode())
               .isEqualTo(Status.Code.OK);
