@@ -120,19 +120,25 @@ public final class PeerMetadata {
     }
   }
 
-  /** Legacy ({@code wasm.*}) form: a FlatBuffer whose root is {@code Wasm.Common.FlatNode}. */
+  /**
+   * Legacy ({@code wasm.*}) form: a FlatBuffer whose root is {@code Wasm.Common.FlatNode}. Istio writes
+   * each string once, so the strings read hold fewer bytes together than the buffer; a buffer that
+   * yields more (strings shared or overlapping) is refused, else labels all pointing at one long
+   * string would make a small buffer decode to gigabytes.
+   */
   public static Optional<Workload> fromFlatNode(byte[] flatbuffer) {
     if (flatbuffer == null || flatbuffer.length < MIN_BUFFER_SIZE) {
       return Optional.empty();
     }
     try {
       ByteBuffer bb = ByteBuffer.wrap(flatbuffer).order(ByteOrder.LITTLE_ENDIAN);
-      CheckedTable node = new CheckedTable();
+      int[] stringBytesLeft = {flatbuffer.length};
+      CheckedTable node = new CheckedTable(stringBytesLeft);
       node.init(bb, CheckedTable.follow(bb, 0));
 
       Map<String, String> labels = new LinkedHashMap<>();
       int count = node.tableVectorLength(FlatNode.LABELS);
-      CheckedTable kv = new CheckedTable();
+      CheckedTable kv = new CheckedTable(stringBytesLeft);
       for (int i = 0; i < count; i++) {
         kv.init(bb, node.tableVectorElement(FlatNode.LABELS, i));
         String key = kv.string(KeyVal.KEY);
@@ -246,6 +252,12 @@ public final class PeerMetadata {
    */
   private static final class CheckedTable extends Table {
     private int objectSize;
+    /** Bytes the strings of this buffer may still take, shared by all tables read from it. */
+    private final int[] stringBytesLeft;
+
+    CheckedTable(int[] stringBytesLeft) {
+      this.stringBytesLeft = stringBytesLeft;
+    }
 
     void init(ByteBuffer buf, int pos) {
       int limit = buf.limit();
@@ -288,9 +300,10 @@ public final class PeerMetadata {
       int str = follow(bb, bb_pos + o);
       long len = Integer.toUnsignedLong(bb.getInt(str));
       long terminator = str + 4L + len;
-      if (terminator >= bb.limit() || bb.get((int) terminator) != 0) {
+      if (terminator >= bb.limit() || bb.get((int) terminator) != 0 || len > stringBytesLeft[0]) {
         throw Malformed.INSTANCE;
       }
+      stringBytesLeft[0] -= (int) len;
       return __string(bb_pos + o);
     }
 

@@ -3,8 +3,7 @@ package io.sextant.receiver.mesh;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import java.util.Arrays;
-import java.util.List;
+import io.sextant.testkit.fuzz.Damaged;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -63,30 +62,6 @@ class WireReaderProperties {
             .addDestInstanceProperties(KeyStringValuePair.newBuilder().setKey(a).setValue(p)).build());
     Arbitrary<byte[]> valid = record.list().ofMinSize(1).ofMaxSize(5).map(list -> ServiceMeshMetrics.newBuilder()
         .setHttpMetrics(HTTPServiceMeshMetrics.newBuilder().addAllMetrics(list)).build().toByteArray());
-    Arbitrary<List<int[]>> edits = Combinators.combine(Arbitraries.integers().between(0, 2),
-        Arbitraries.integers().greaterOrEqual(0), Arbitraries.integers().between(-128, 127))
-        .as((kind, at, value) -> new int[] {kind, at, value}).list().ofMinSize(1).ofMaxSize(4);
-    return Combinators.combine(valid, edits).as(WireReaderProperties::damage);
-  }
-
-  /** Each edit changes a byte (0), cuts the message (1) or inserts a byte (2) at a position. */
-  private static byte[] damage(byte[] message, List<int[]> edits) {
-    byte[] out = message;
-    for (int[] e : edits) {
-      int at = out.length == 0 ? 0 : e[1] % out.length;
-      if (e[0] == 0 && out.length > 0) {
-        out = out.clone();
-        out[at] = (byte) e[2];
-      } else if (e[0] == 1) {
-        out = Arrays.copyOf(out, at);
-      } else {
-        byte[] grown = new byte[out.length + 1];
-        System.arraycopy(out, 0, grown, 0, at);
-        grown[at] = (byte) e[2];
-        System.arraycopy(out, at, grown, at + 1, out.length - at);
-        out = grown;
-      }
-    }
-    return out;
+    return Damaged.bytes(valid, 4);
   }
 }

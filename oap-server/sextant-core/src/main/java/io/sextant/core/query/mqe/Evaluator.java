@@ -220,10 +220,18 @@ final class Evaluator {
       case ABS -> Math::abs;
       case CEIL -> Math::ceil;
       case FLOOR -> Math::floor;
-      case ROUND -> v -> Double.isFinite(v)
-          ? BigDecimal.valueOf(v).setScale(m.places(), RoundingMode.HALF_UP).doubleValue() : v;
+      case ROUND -> v -> Double.isFinite(v) ? round(v, m.places()) : v;
     };
     return map(input, f);
+  }
+
+  /**
+   * HALF_UP to {@code places} decimals. A double has a few hundred decimals at most: more places change
+   * nothing, and widening to them (up to 999999999) would build a number of a billion digits.
+   */
+  private static double round(double v, int places) {
+    BigDecimal d = BigDecimal.valueOf(v);
+    return places >= d.scale() ? d.doubleValue() : d.setScale(places, RoundingMode.HALF_UP).doubleValue();
   }
 
   /** Renames, in place, label {@code rule.label}=from[i] to {@code rule.newLabel}=to[i]; other labels are kept. */

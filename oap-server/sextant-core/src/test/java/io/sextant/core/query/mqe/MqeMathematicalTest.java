@@ -19,6 +19,15 @@ class MqeMathematicalTest extends MqeTestSupport {
   }
 
   @Test
+  void roundingToMorePlacesThanADoubleHasChangesNothing() {
+    // Found by MqeEvaluatorProperties: BigDecimal.setScale(999999999) threw ArithmeticException, and
+    // smaller scales first built a number of as many digits.
+    assertThat(eval("(-round(1, 999999999))")).isEqualTo(ok(ResultType.SINGLE_VALUE, single(List.of(), -1.0)));
+    assertThat(eval("round(4.9e-324, 400)")).isEqualTo(ok(ResultType.SINGLE_VALUE, single(List.of(), 4.9e-324)));
+    assertThat(eval("round(1e308, 2)")).isEqualTo(ok(ResultType.SINGLE_VALUE, single(List.of(), 1e308)));
+  }
+
+  @Test
   void timeSeriesKeepIdsAndEmptyValues() {
     assertThat(eval("abs(service_cpm - 20)")).isEqualTo(ok(ResultType.TIME_SERIES_VALUES, ts(10.0, null, 10.0)));
     assertThat(eval("round(service_cpm / 7, 2)"))

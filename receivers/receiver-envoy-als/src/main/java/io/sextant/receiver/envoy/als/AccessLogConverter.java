@@ -133,7 +133,8 @@ final class AccessLogConverter {
       String endpoint = endpoints.name(peers.upstream.service(), method, path);
       // The entry's TLS properties describe the downstream connection, not the one to the
       // upstream: as SkyWalking, the client side says NONE and leaves TLS to the server side.
-      out.add(call(outStart, outEnd, self, peers.upstream, endpoint, (int) Math.max(1, outEnd - outStart),
+      int latency = (int) Math.min(Integer.MAX_VALUE, Math.max(1, outEnd - outStart));
+      out.add(call(outStart, outEnd, self, peers.upstream, endpoint, latency,
           effectiveCode, effectiveCode < 400, protocol, DetectPoint.CLIENT, NO_TLS, flags, reqNanos, respNanos));
     }
     if (peers.reportsServerSide(gateway)) {

@@ -2,8 +2,11 @@ package io.sextant.receiver.envoy.als;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.Any;
 import com.google.protobuf.Duration;
+import com.google.protobuf.Struct;
 import com.google.protobuf.Timestamp;
+import com.google.protobuf.Value;
 import io.envoyproxy.envoy.data.accesslog.v3.AccessLogCommon;
 import io.envoyproxy.envoy.data.accesslog.v3.HTTPAccessLogEntry;
 import io.envoyproxy.envoy.data.accesslog.v3.HTTPRequestProperties;
@@ -62,6 +65,19 @@ class AlsBadInputTest {
     assertThat(records.get(0).latencyMillis()).isEqualTo(1);
     assertThat(records.get(0).internalResponseLatencyNanos()).isGreaterThanOrEqualTo(0);
     assertThat(records.get(0).sourceService()).isEmpty();
+
+    // Found by AccessLogConverterProperties (shrunk): a client side 2,147,484 s long wrapped to a
+    // negative int latency.
+    HTTPAccessLogEntry longClientSide = HTTPAccessLogEntry.newBuilder()
+        .setCommonProperties(AccessLogCommon.newBuilder()
+            .setTimeToFirstUpstreamTxByte(Duration.newBuilder().setSeconds(-2_147_297))
+            .setTimeToLastUpstreamRxByte(Duration.newBuilder().setSeconds(187))
+            .putFilterStateObjects("upstream_peer", Any.pack(Struct.newBuilder()
+                .putFields("NAME", Value.newBuilder().setStringValue("10.0.0.7").build())
+                .putFields("WORKLOAD_NAME", Value.newBuilder().setStringValue("details").build()).build())))
+        .build();
+    assertThat(converter.http(longClientSide, self, false)).singleElement()
+        .satisfies(r -> assertThat(r.latencyMillis()).isEqualTo(Integer.MAX_VALUE));
 
     HTTPAccessLogEntry beforeEpoch = absurd.toBuilder().setCommonProperties(absurd.getCommonProperties().toBuilder()
         .setStartTime(Timestamp.newBuilder().setSeconds(-5))).build();
