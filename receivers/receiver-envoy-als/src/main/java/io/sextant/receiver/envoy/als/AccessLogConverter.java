@@ -1,7 +1,6 @@
 package io.sextant.receiver.envoy.als;
 
 import com.google.protobuf.Any;
-import com.google.protobuf.ByteString;
 import com.google.protobuf.Duration;
 import com.google.protobuf.Timestamp;
 import io.envoyproxy.envoy.config.core.v3.Address;
@@ -26,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Turns Envoy access-log entries into the same call and flow records the mesh telemetry receiver
@@ -58,8 +58,13 @@ final class AccessLogConverter {
   private final AlsMetrics metrics;
   private final UnattributedLog unattributed;
   /** Peer identities by their metadata bytes; a mesh has at most a few thousand workloads. */
-  private final ConcurrentHashMap<ByteString, Optional<ServiceIdentity>> peers = new ConcurrentHashMap<>();
+  // Keyed by the whole Any (type and bytes): the same bytes mean different things as a Struct and a FlatNode.
+  private final ConcurrentHashMap<Any, Optional<ServiceIdentity>> peers = new ConcurrentHashMap<>();
+  private final AtomicLong cachedPeerBytes = new AtomicLong();
   private static final int MAX_CACHED_PEERS = 50_000;
+  /** Peer metadata is a few KB; the cache's keys vary in size, so it is bounded in bytes too. */
+  private static final long MAX_CACHED_PEER_BYTES = 16L << 20;
+  private static final int MAX_CACHED_PEER_SIZE = 64 << 10;
 
   AccessLogConverter(ServiceNaming naming, EndpointNamer endpoints, PeerAddressResolver resolver,
       int maxStringLength, AlsMetrics metrics) {
@@ -273,13 +278,17 @@ final class AccessLogConverter {
       return null;
     }
     // The same peer sends the same bytes on every entry: unpack and name it once.
-    Optional<ServiceIdentity> known = peers.get(value.getValue());
+    Optional<ServiceIdentity> known = peers.get(value);
     if (known == null) {
       known = PeerMetadata.fromAny(value).flatMap(naming::identify);
-      if (peers.size() >= MAX_CACHED_PEERS) {
-        peers.clear();
+      int size = value.getValue().size() + value.getTypeUrl().length() + 200;
+      if (size <= MAX_CACHED_PEER_SIZE) {
+        if (peers.size() >= MAX_CACHED_PEERS || cachedPeerBytes.addAndGet(size) > MAX_CACHED_PEER_BYTES) {
+          peers.clear();
+          cachedPeerBytes.set(size);
+        }
+        peers.put(value, known);
       }
-      peers.put(value.getValue(), known);
     }
     return known.orElse(null);
   }
