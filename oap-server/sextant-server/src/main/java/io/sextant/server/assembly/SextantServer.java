@@ -130,6 +130,9 @@ public final class SextantServer implements AutoCloseable {
         .maxNumConnections(config.integer("server.maxConnections"))
         .http2MaxStreamsPerConnection(config.integer("server.maxStreamsPerConnection"))
         .maxConnectionAge(Duration.ofSeconds(config.integer("server.maxConnectionAgeSeconds")))
+        // A sidecar's stream never ends on its own: PINGs find the peers that vanished mid-stream.
+        .idleTimeout(Duration.ofSeconds(config.integer("server.idleTimeoutSeconds")))
+        .pingInterval(Duration.ofSeconds(config.integer("server.pingIntervalSeconds")))
         // Armeria's connection gauges and refusals (armeria_server_connections and the like).
         .meterRegistry(registry)
         .requestTimeout(Duration.ofSeconds(config.integer("server.requestTimeoutSeconds")))

@@ -31,6 +31,11 @@ public final class ConfigKeys {
       integer("server.maxConnectionAgeSeconds", 0, 0, 86_400,
           "connections older than this are asked to go (GOAWAY) once their calls end, so clients reconnect"
               + " and new collectors get a share; 0: never"),
+      integer("server.pingIntervalSeconds", 30, 0, 3600,
+          "a connection silent this long is sent an HTTP/2 PING; one that does not answer within as long again is"
+              + " closed (a peer gone without a word: node lost, network cut), its streams ended; 0: never"),
+      integer("server.idleTimeoutSeconds", 120, 1, 86_400,
+          "a connection without calls and without traffic this long is closed (must exceed the PING interval)"),
       integer("server.shutdownGraceSeconds", 5, 0, 300, "how long in-flight requests may finish on shutdown"),
       integer("server.drainReadinessSeconds", 5, 0, 300,
           "on SIGTERM, how long /readyz answers 503 while still serving, before streams are ended"),

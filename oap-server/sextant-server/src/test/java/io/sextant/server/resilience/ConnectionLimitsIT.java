@@ -23,7 +23,59 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ConnectionLimitsIT {
   @RegisterExtension
-  static final SextantExtension SEXTANT = SextantExtension.perTest(Map.of("server.maxConnections", "4"));
+  static final SextantExtension SEXTANT = SextantExtension.perTest(Map.of("server.maxConnections", "4",
+      // An idle timeout far above the PING interval: what closes the silent peer is the PING.
+      "server.pingIntervalSeconds", "1", "server.idleTimeoutSeconds", "30"));
+
+  /**
+   * A peer that opens a stream and then goes silent (its node lost, the network cut: no FIN, no
+   * RST) does not hold the connection and its stream for ever: it gets a PING, does not answer,
+   * and the server closes the connection.
+   */
+  @Test
+  void aPeerThatVanishesMidStreamIsClosedAfterAnUnansweredPing() throws Exception {
+    TestServer sextant = SEXTANT.server();
+    try (Socket s = new Socket("127.0.0.1", sextant.grpcPort)) {
+      assertThat(start(s)).isTrue();
+      OutputStream out = s.getOutputStream();
+      out.write(headers(1, Map.of(":method", "POST", ":scheme", "http", ":authority", "sextant",
+          ":path", "/skywalking.v3.ServiceMeshMetricService/collect", "content-type", "application/grpc",
+          "te", "trailers")));
+      out.flush();
+      // From here the peer reads nothing and answers nothing.
+      long started = System.nanoTime();
+      s.setSoTimeout(15_000);
+      InputStream in = s.getInputStream();
+      byte[] sink = new byte[4096];
+      try {
+        while (in.read(sink) >= 0) {
+          // what the server sends (SETTINGS, PING, GOAWAY) is read and left unanswered
+        }
+      } catch (IOException reset) {
+        // closed with a reset: as good as a FIN here
+      }
+      long seconds = (System.nanoTime() - started) / 1_000_000_000L;
+      assertThat(seconds).as("closed after a PING interval and an unanswered PING").isBetween(1L, 10L);
+    }
+  }
+
+  /** A HEADERS frame opening stream {@code id} (no END_STREAM), each header a literal HPACK field. */
+  private static byte[] headers(int id, Map<String, String> fields) {
+    java.io.ByteArrayOutputStream block = new java.io.ByteArrayOutputStream();
+    for (Map.Entry<String, String> f : fields.entrySet()) {
+      block.write(0); // literal header field without indexing, new name
+      byte[] name = f.getKey().getBytes(StandardCharsets.US_ASCII);
+      byte[] value = f.getValue().getBytes(StandardCharsets.US_ASCII);
+      block.write(name.length);
+      block.writeBytes(name);
+      block.write(value.length);
+      block.writeBytes(value);
+    }
+    byte[] payload = block.toByteArray();
+    return java.nio.ByteBuffer.allocate(9 + payload.length).put((byte) (payload.length >> 16))
+        .put((byte) (payload.length >> 8)).put((byte) payload.length).put((byte) 1).put((byte) 4).putInt(id)
+        .put(payload).array();
+  }
 
   @Test
   void connectionsPastTheLimitAreClosedAtOnceAndTheOthersStayOpen() throws Exception {
