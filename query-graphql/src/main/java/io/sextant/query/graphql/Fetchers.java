@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.function.Function;
 
 /** Helpers shared by the wiring classes: argument parsing and turning bad input into clear errors. */
@@ -38,20 +39,24 @@ public final class Fetchers {
   /**
    * Runs a root field on {@code executor} when the request asks for more than one root field, so
    * that their storage reads overlap (graphql-java waits for all of them together); a lone field
-   * runs on the calling thread. Errors complete the future, as a synchronous fetcher would throw.
+   * runs on the calling thread. Each request goes through its own {@link Lane}, as wide as the
+   * pool, so a request of hundreds of fields does not hold up the others. Errors complete the
+   * future, as a synchronous fetcher would throw.
    */
   public static DataFetcher<Object> concurrent(Executor executor, DataFetcher<Object> fetcher) {
+    int width = executor instanceof ThreadPoolExecutor pool ? pool.getMaximumPoolSize() : 1;
     return env -> {
       if (env.getOperationDefinition().getSelectionSet().getSelections().size() < 2) {
         return fetcher.get(env);
       }
+      Lane lane = env.getGraphQlContext().computeIfAbsent(Lane.class, k -> new Lane(executor, width));
       return CompletableFuture.supplyAsync(() -> {
         try {
           return fetcher.get(env);
         } catch (Exception e) {
           throw new CompletionException(e);
         }
-      }, executor);
+      }, lane);
     };
   }
 
