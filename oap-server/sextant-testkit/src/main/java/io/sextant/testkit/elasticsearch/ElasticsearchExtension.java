@@ -413,6 +413,9 @@ public final class ElasticsearchExtension implements BeforeAllCallback, AfterAll
     s.put("path.data", instanceDir.resolve("data").toString());
     s.put("path.logs", instanceDir.resolve("logs").toString());
     s.put("cluster.routing.allocation.disk.threshold_enabled", "false");
+    // With thresholds off, every disk-usage refresh (30 s by default) lifts read_only_allow_delete
+    // blocks: a test that sets one to act out a full disk would race it.
+    s.put("cluster.info.update.interval", "1h");
     s.put("action.destructive_requires_name", "false");
     // The integ-test zip ships only x-pack-core, x-pack-security, transport-netty4 and apm: there is no
     // ingest-geoip module, so its setting would be rejected as unknown.
