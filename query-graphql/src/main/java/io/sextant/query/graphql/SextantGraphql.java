@@ -5,6 +5,7 @@ import graphql.execution.ExecutionStrategy;
 import graphql.language.FieldDefinition;
 import graphql.language.ObjectTypeDefinition;
 import graphql.language.ObjectTypeExtensionDefinition;
+import graphql.schema.DataFetcher;
 import graphql.schema.GraphQLSchema;
 import graphql.schema.idl.RuntimeWiring;
 import graphql.schema.idl.SchemaGenerator;
@@ -87,16 +88,24 @@ public final class SextantGraphql {
 
   /** As above, keeping up to {@code cachedDocuments} query texts parsed and validated (0: none). */
   public static GraphQL build(List<SchemaArea> areas, QueryLimits limits, int cachedDocuments) {
-    return build(areas, limits, new FlatListExecutionStrategy(), cachedDocuments);
+    return build(areas, limits, new FlatListExecutionStrategy(), cachedDocuments, WriteAudit.NONE);
+  }
+
+  /**
+   * As above, every mutation field guarded ({@link GuardedWrite}: only a {@link Caller} with the
+   * editor role in the request's context may write) and reported to {@code audit}.
+   */
+  public static GraphQL build(List<SchemaArea> areas, QueryLimits limits, int cachedDocuments, WriteAudit audit) {
+    return build(areas, limits, new FlatListExecutionStrategy(), cachedDocuments, audit);
   }
 
   /** As above with the given query strategy (tests compare ours against graphql-java's). */
   static GraphQL build(List<SchemaArea> areas, QueryLimits limits, ExecutionStrategy strategy) {
-    return build(areas, limits, strategy, DEFAULT_CACHED_DOCUMENTS);
+    return build(areas, limits, strategy, DEFAULT_CACHED_DOCUMENTS, WriteAudit.NONE);
   }
 
   private static GraphQL build(List<SchemaArea> areas, QueryLimits limits, ExecutionStrategy strategy,
-      int cachedDocuments) {
+      int cachedDocuments, WriteAudit audit) {
     TypeDefinitionRegistry types = new TypeDefinitionRegistry();
     RuntimeWiring.Builder wiring = RuntimeWiring.newRuntimeWiring().scalar(LongScalar.LONG);
     areas.forEach(area -> area.wire(wiring));
@@ -114,6 +123,9 @@ public final class SextantGraphql {
         }
       }
     }
+    Map<String, DataFetcher> writes = wiring.build().getDataFetchers().getOrDefault("Mutation", Map.of());
+    writes.forEach((field, fetcher) ->
+        wiring.type("Mutation", t -> t.dataFetcher(field, new GuardedWrite(field, fetcher, audit))));
     GraphQLSchema schema = new SchemaGenerator().makeExecutableSchema(types, wiring.build());
     GraphQL.Builder graphql = GraphQL.newGraphQL(schema)
         .queryExecutionStrategy(strategy)

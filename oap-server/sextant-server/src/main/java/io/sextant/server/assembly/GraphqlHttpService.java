@@ -3,11 +3,14 @@ package io.sextant.server.assembly;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.linecorp.armeria.common.AggregatedHttpRequest;
+import com.linecorp.armeria.common.HttpData;
+import com.linecorp.armeria.common.HttpHeaderNames;
 import com.linecorp.armeria.common.HttpMethod;
 import com.linecorp.armeria.common.HttpRequest;
 import com.linecorp.armeria.common.HttpResponse;
 import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.common.MediaType;
+import com.linecorp.armeria.common.ResponseHeaders;
 import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.ServiceRequestContext;
 import graphql.ExecutionInput;
@@ -15,7 +18,9 @@ import graphql.ExecutionResult;
 import graphql.GraphQL;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.sextant.query.graphql.Caller;
 import io.sextant.query.graphql.Deadline;
+import io.sextant.server.security.HttpAuthentication;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,8 +41,12 @@ final class GraphqlHttpService implements HttpService {
   /** How long a request may compute: {@link Deadline}. */
   private final long computeNanos;
 
-  GraphqlHttpService(GraphQL graphql, Duration computeFor, MeterRegistry registry) {
+  private final HttpAuthentication authentication;
+
+  GraphqlHttpService(GraphQL graphql, Duration computeFor, MeterRegistry registry,
+      HttpAuthentication authentication) {
     this.graphql = graphql;
+    this.authentication = authentication;
     this.computeNanos = computeFor.toNanos();
     this.answered = timer(registry, "ok");
     this.failed = timer(registry, "error");
@@ -57,10 +66,15 @@ final class GraphqlHttpService implements HttpService {
       return HttpResponse.of(HttpStatus.METHOD_NOT_ALLOWED, MediaType.PLAIN_TEXT_UTF_8,
           "POST a JSON body {\"query\": ..., \"variables\": {...}}");
     }
+    // Off the event loop too: a first bcrypt check takes tens of milliseconds.
     return HttpResponse.of(req.aggregate().thenApplyAsync(this::execute, ctx.blockingTaskExecutor()));
   }
 
   private HttpResponse execute(AggregatedHttpRequest req) {
+    HttpAuthentication.Outcome who = authentication.authenticate(req.headers().get(HttpHeaderNames.AUTHORIZATION));
+    if (who.caller() == null) {
+      return unauthorized(who.message());
+    }
     long started = System.nanoTime();
     Timer outcome = refused;
     try {
@@ -73,7 +87,7 @@ final class GraphqlHttpService implements HttpService {
       if (body == null || !body.hasNonNull("query") || !body.get("query").isTextual()) {
         return error(HttpStatus.BAD_REQUEST, "request body needs a string field 'query'");
       }
-      ExecutionResult result = graphql.execute(input(body, started + computeNanos));
+      ExecutionResult result = graphql.execute(input(body, started + computeNanos, who.caller()));
       outcome = result.getErrors().isEmpty() ? answered : failed;
       return json(HttpStatus.OK, result.toSpecification());
     } finally {
@@ -82,21 +96,37 @@ final class GraphqlHttpService implements HttpService {
   }
 
   @SuppressWarnings("unchecked")
-  private static ExecutionInput input(JsonNode body, long deadlineNanos) {
+  private static ExecutionInput input(JsonNode body, long deadlineNanos, Caller caller) {
     Map<String, Object> variables = body.hasNonNull("variables")
         ? JSON.convertValue(body.get("variables"), Map.class) : Map.of();
     return ExecutionInput.newExecutionInput()
         .query(body.get("query").asText())
         .operationName(body.hasNonNull("operationName") ? body.get("operationName").asText() : null)
         .variables(variables)
-        .graphQLContext(Map.of(Deadline.KEY, deadlineNanos))
+        .graphQLContext(Map.of(Deadline.KEY, deadlineNanos, Caller.KEY, caller))
         .build();
   }
 
   private static HttpResponse error(HttpStatus status, String message) {
+    return json(status, errors(message));
+  }
+
+  private static Map<String, Object> errors(String message) {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("errors", List.of(Map.of("message", message)));
-    return json(status, out);
+    return out;
+  }
+
+  /** 401 with the challenges a client may answer, and the reason as a GraphQL error. */
+  private static HttpResponse unauthorized(String message) {
+    try {
+      ResponseHeaders headers = ResponseHeaders.builder(HttpStatus.UNAUTHORIZED).contentType(MediaType.JSON_UTF_8)
+          .add(HttpHeaderNames.WWW_AUTHENTICATE, "Basic realm=\"sextant\", charset=\"UTF-8\"")
+          .add(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"sextant\"").build();
+      return HttpResponse.of(headers, HttpData.wrap(JSON.writeValueAsBytes(errors(message))));
+    } catch (Exception e) {
+      return HttpResponse.of(HttpStatus.UNAUTHORIZED, MediaType.PLAIN_TEXT_UTF_8, message);
+    }
   }
 
   private static HttpResponse json(HttpStatus status, Map<String, Object> body) {

@@ -1,12 +1,16 @@
 package io.sextant.server.assembly;
 
+import com.linecorp.armeria.common.HttpHeaderNames;
 import com.linecorp.armeria.common.HttpResponse;
 import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.common.MediaType;
 import com.linecorp.armeria.server.ServerBuilder;
+import com.linecorp.armeria.server.VirtualHostBuilder;
 import graphql.GraphQL;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sextant.api.component.CheckResult;
+import io.sextant.server.security.ClientCertificates;
+import io.sextant.server.security.Security;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -25,11 +29,19 @@ final class HttpRoutes {
    * time.
    */
   static void install(ServerBuilder sb, int httpPort, GraphQL graphql, Duration requestTimeout,
-      PrometheusMeterRegistry registry, Readiness readiness) {
+      PrometheusMeterRegistry registry, Readiness readiness, Security security) {
     String console = consolePage();
-    sb.virtualHost(httpPort)
-        .service("/graphql", new GraphqlHttpService(graphql, requestTimeout.multipliedBy(4).dividedBy(5), registry))
-        .service("/metrics", (ctx, req) -> HttpResponse.of(HttpStatus.OK, PROMETHEUS, registry.scrape()))
+    VirtualHostBuilder host = sb.virtualHost(httpPort);
+    if (security.httpRequiresClientCertificate()) {
+      host.decorator(ClientCertificates.requiredExceptProbes(registry));
+    }
+    host
+        .service("/graphql", new GraphqlHttpService(graphql, requestTimeout.multipliedBy(4).dividedBy(5), registry,
+            security.http()))
+        .service("/metrics", (ctx, req) -> security.metricsAllowed(req.headers().get(HttpHeaderNames.AUTHORIZATION))
+            ? HttpResponse.of(HttpStatus.OK, PROMETHEUS, registry.scrape())
+            : HttpResponse.of(HttpStatus.UNAUTHORIZED, MediaType.PLAIN_TEXT_UTF_8,
+                "/metrics asks for its token: Authorization: Bearer <auth.metricsToken>"))
         .service("/healthz", (ctx, req) -> HttpResponse.of("ok"))
         .service("/readyz", (ctx, req) -> {
           CheckResult r = readiness.check();

@@ -1,8 +1,10 @@
 package io.sextant.server.assembly;
 
+import com.linecorp.armeria.common.SessionProtocol;
 import com.linecorp.armeria.common.grpc.GrpcSerializationFormats;
 import com.linecorp.armeria.server.Server;
 import com.linecorp.armeria.server.ServerBuilder;
+import com.linecorp.armeria.server.ServerTlsConfig;
 import com.linecorp.armeria.server.grpc.GrpcService;
 import com.linecorp.armeria.server.grpc.GrpcServiceBuilder;
 import graphql.GraphQL;
@@ -13,6 +15,7 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.handler.ssl.ClientAuth;
 import io.sextant.api.plugin.ReceiverContext;
 import io.sextant.api.plugin.ReceiverFactory;
 import io.sextant.api.receiver.Receiver;
@@ -34,6 +37,8 @@ import io.sextant.query.graphql.QueryLimits;
 import io.sextant.query.graphql.SextantGraphql;
 import io.sextant.server.config.Plugins;
 import io.sextant.server.config.SextantConfig;
+import io.sextant.server.security.AuditLog;
+import io.sextant.server.security.Security;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -76,6 +81,10 @@ public final class SextantServer implements AutoCloseable {
   private final ScheduledExecutorService storageProbe =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-storage-probe"));
   private final Readiness readiness;
+  private final Security security;
+  /** Re-reads certificates and credentials on a thread of its own: retention work must not delay a rotation. */
+  private final ScheduledExecutorService fileCheck =
+      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-file-check"));
   private ThreadPoolExecutor expressionPool;
   private Server server;
   private boolean closed;
@@ -103,6 +112,7 @@ public final class SextantServer implements AutoCloseable {
     this.query = QueryServices.over(new FreshStorage(storage, flusher), catalog, buckets);
     this.processes = new StoredProcessRegistry(storage, buckets, registry);
     this.profilingTasks = new StoredProfilingTasks(storage::management);
+    this.security = new Security(config, registry);
     this.readiness = new Readiness(flusher::pendingFillRatio, storage::check,
         config.integer("server.readyHighWaterPercent"), registry);
   }
@@ -119,13 +129,15 @@ public final class SextantServer implements AutoCloseable {
     QueryLimits limits = new QueryLimits(config.integer("query.maxDepth"), config.integer("query.maxComplexity"),
         config.integer("query.maxDurationPoints"));
     GraphQL graphql = SextantGraphql.build(SextantGraphql.standardAreas(query, limits, VERSION, readiness::health,
-        buckets.zone(), Clock.systemUTC(), expressionPool), limits, config.integer("query.maxCachedDocuments"));
+        buckets.zone(), Clock.systemUTC(), expressionPool), limits, config.integer("query.maxCachedDocuments"),
+        new AuditLog(registry));
     int grpcPort = config.integer("server.grpcPort");
     int httpPort = config.integer("server.httpPort");
-    String host = config.string("server.host");
+    String grpcHost = hostOf("server.grpcHost");
+    String httpHost = hostOf("server.httpHost");
     ServerBuilder sb = Server.builder()
-        .port(new InetSocketAddress(host, grpcPort), com.linecorp.armeria.common.SessionProtocol.HTTP)
-        .port(new InetSocketAddress(host, httpPort), com.linecorp.armeria.common.SessionProtocol.HTTP)
+        .port(new InetSocketAddress(grpcHost, grpcPort), protocol(security.grpcTls()))
+        .port(new InetSocketAddress(httpHost, httpPort), protocol(security.httpTls()))
         .maxRequestLength(config.integer("server.maxHttpRequestBytes"))
         .maxNumConnections(config.integer("server.maxConnections"))
         .http2MaxStreamsPerConnection(config.integer("server.maxStreamsPerConnection"))
@@ -138,13 +150,24 @@ public final class SextantServer implements AutoCloseable {
         .requestTimeout(Duration.ofSeconds(config.integer("server.requestTimeoutSeconds")))
         // No quiet period: stop taking new requests at once, let in-flight ones finish.
         .gracefulShutdownTimeout(Duration.ZERO, Duration.ofSeconds(config.integer("server.shutdownGraceSeconds")));
+    if (security.tls() != null) {
+      // Asked, not required, at the handshake: the routes that require one refuse with a reason,
+      // and probes stay open; a certificate that is presented must be signed by the client CA.
+      sb.tlsProvider(security.tls(), ServerTlsConfig.builder()
+          .clientAuth(security.asksForClientCertificates() ? ClientAuth.OPTIONAL : ClientAuth.NONE).build());
+    }
+    int checkSeconds = config.integer("server.fileCheckSeconds");
+    Future<?> unusedCheck =
+        fileCheck.scheduleWithFixedDelay(security::refresh, checkSeconds, checkSeconds, TimeUnit.SECONDS);
     GrpcServiceBuilder grpc = GrpcService.builder()
         .maxRequestMessageLength(config.integer("server.maxGrpcMessageBytes"))
         // Binary protobuf only: every client we serve speaks it, and JSON would need marshallers
         // for every message type (Envoy's Prometheus types have none).
         .supportedSerializationFormats(GrpcSerializationFormats.PROTO)
         .addService(new GrpcHealthService(readiness::check))
-        .intercept(streams);
+        .intercept(streams)
+        // Added last, so it runs first: a refused call never counts as an open stream.
+        .intercept(security.receivers());
     StorageRecordWriter records = new StorageRecordWriter(storage);
     processes.start();
     for (ReceiverFactory factory : Plugins.RECEIVERS) {
@@ -158,12 +181,14 @@ public final class SextantServer implements AutoCloseable {
     receivers.forEach(Receiver::start);
     GrpcRoutes.install(sb, grpcPort, grpc.build(), registry);
     HttpRoutes.install(sb, httpPort, graphql, Duration.ofSeconds(config.integer("server.requestTimeoutSeconds")),
-        registry, readiness);
+        registry, readiness, security);
     server = sb.build();
     server.start().join();
     readiness.serving();
-    LOG.info("Sextant {} started: gRPC receivers on {}:{}, GraphQL on http://{}:{}/graphql (collector {})",
-        VERSION, host, grpcPort, host, httpPort, config.string("core.collectorId"));
+    LOG.info("Sextant {} started: gRPC receivers on {}:{}, GraphQL on {}://{}:{}/graphql (collector {})",
+        VERSION, grpcHost, grpcPort, security.httpTls() ? "https" : "http", httpHost, httpPort,
+        config.string("core.collectorId"));
+    LOG.info("who may talk to it: {}", security.summary());
     return this;
   }
 
@@ -180,12 +205,28 @@ public final class SextantServer implements AutoCloseable {
     }, new ThreadPoolExecutor.CallerRunsPolicy());
   }
 
+  private static SessionProtocol protocol(boolean tls) {
+    return tls ? SessionProtocol.HTTPS : SessionProtocol.HTTP;
+  }
+
+  private String hostOf(String portHostKey) {
+    String host = config.string(portHostKey);
+    return host.isBlank() ? config.string("server.host") : host;
+  }
+
   private void expire() {
     try {
       storage.applyRetention(buckets);
     } catch (RuntimeException e) {
       LOG.warn("expiring old data failed", e);
     }
+  }
+
+  /** The full names of the gRPC methods the receivers serve ({@code package.Service/Method}). */
+  public List<String> receiverMethods() {
+    return receivers.stream().flatMap(r -> r.services().stream())
+        .flatMap(s -> s.getServiceDescriptor().getMethods().stream())
+        .map(io.grpc.MethodDescriptor::getFullMethodName).sorted().toList();
   }
 
   public StorageComponent storage() {
@@ -239,6 +280,7 @@ public final class SextantServer implements AutoCloseable {
       server.stop().join();
     }
     keeper.shutdownNow();
+    fileCheck.shutdownNow();
     storageProbe.shutdownNow();
     if (expressionPool != null) {
       expressionPool.shutdownNow();

@@ -1,7 +1,9 @@
 package io.sextant.server.config;
 
+import static io.sextant.api.config.ConfigKey.bool;
 import static io.sextant.api.config.ConfigKey.integer;
 import static io.sextant.api.config.ConfigKey.oneOf;
+import static io.sextant.api.config.ConfigKey.optionalString;
 import static io.sextant.api.config.ConfigKey.string;
 
 import io.sextant.api.config.ConfigKey;
@@ -17,6 +19,9 @@ public final class ConfigKeys {
   /** The server's own keys: listening, readiness and stopping. */
   private static final List<ConfigKey> SERVER = List.of(
       string("server.host", "0.0.0.0", "address to listen on"),
+      optionalString("server.grpcHost", "address of the gRPC port alone (empty: server.host)"),
+      optionalString("server.httpHost",
+          "address of the HTTP port alone, e.g. 127.0.0.1 on a laptop (empty: server.host)"),
       integer("server.grpcPort", 11800, 1, 65535, "gRPC port for receivers (SkyWalking's default)"),
       integer("server.httpPort", 12800, 1, 65535, "HTTP port: /graphql, /metrics, /healthz, /readyz"),
       integer("server.maxGrpcMessageBytes", 4 * 1024 * 1024, 1024, 64 * 1024 * 1024,
@@ -54,6 +59,32 @@ public final class ConfigKeys {
       integer("query.maxCachedDocuments", 500, 0, 100_000,
           "GraphQL query texts (up to 16 KB each) kept parsed and validated; 0: parse every request"));
 
+  /** Who may talk to Sextant: docs/security.md. */
+  private static final List<ConfigKey> SECURITY = List.of(
+      optionalString("auth.receiverTokens",
+          "tokens the gRPC receivers accept in the 'authentication' metadata, comma-separated (several during a"
+              + " rotation); empty, and no auth.receiverTokensFile: receivers ask for none"),
+      optionalString("auth.receiverTokensFile", "a file of receiver tokens, one per line, re-read when it changes"),
+      optionalString("auth.usersFile",
+          "GraphQL users (bcrypt passwords) and tokens (SHA-256) with their roles, YAML, re-read when it changes"),
+      optionalString("auth.editorTokens", "bearer tokens with the editor role (queries and writes), comma-separated"),
+      optionalString("auth.viewerTokens", "bearer tokens with the viewer role (queries only), comma-separated"),
+      oneOf("auth.anonymous", "auto", List.of("auto", "none", "viewer", "editor"),
+          "what a GraphQL caller without credentials may do: auto is viewer when no user or token is configured,"
+              + " none otherwise; editor (writes) only on a laptop"),
+      optionalString("auth.metricsToken", "bearer token /metrics asks for (empty: /metrics is open)"),
+      bool("tls.grpc", false, "the gRPC port speaks TLS (tls.certificateFile, tls.keyFile)"),
+      bool("tls.http", false, "the HTTP port speaks TLS (tls.certificateFile, tls.keyFile)"),
+      optionalString("tls.certificateFile", "PEM certificate chain of both ports, re-read when it changes"),
+      optionalString("tls.keyFile", "PEM private key (PKCS#8) of the certificate, re-read when it changes"),
+      optionalString("tls.clientCaFile",
+          "PEM CA certificates: a TLS gRPC port then asks every client for a certificate signed by one (mutual TLS);"
+              + " HTTP clients may present one"),
+      bool("tls.httpRequiresClientCertificate", false,
+          "the TLS HTTP port also asks for a client certificate (probes /healthz, /readyz excepted)"),
+      integer("server.fileCheckSeconds", 10, 1, 3600,
+          "how often certificate, key, token and user files are checked for changes"));
+
   /** Every key: the server's, the core's and the query side's, then each plugin's. */
   public static final List<ConfigKey> ALL = all();
 
@@ -61,6 +92,7 @@ public final class ConfigKeys {
     List<ConfigKey> keys = new ArrayList<>(SERVER);
     keys.addAll(CoreConfig.KEYS);
     keys.addAll(QUERY);
+    keys.addAll(SECURITY);
     keys.add(oneOf("storage.selector", Plugins.STORAGE.get(0).name(),
         Plugins.STORAGE.stream().map(StorageFactory::name).toList(), "storage backend").withAlias("SEXTANT_STORAGE"));
     Plugins.STORAGE.forEach(f -> keys.addAll(f.keys()));

@@ -44,6 +44,9 @@ public final class TestServer implements AutoCloseable {
         "server.shutdownGraceSeconds", "0",
         "core.rollupIntervalMillis", "0"));
     all.put("server.drainReadinessSeconds", "0");
+    // Feature tests write templates and profiling tasks anonymously, as on a laptop; who may write
+    // by default is SecurityIT's subject.
+    all.put("auth.anonymous", "editor");
     all.putAll(overrides);
     server = new SextantServer(SextantConfig.defaults().with(all)).start();
   }

@@ -1,0 +1,161 @@
+package io.sextant.server.security;
+
+import com.linecorp.armeria.common.TlsProvider;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sextant.server.config.SextantConfig;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Everything the {@code auth.*} and {@code tls.*} settings ask for, built once at start: the
+ * receivers' token check, the HTTP port's users and roles, the /metrics token, the ports'
+ * certificates. {@link #refresh()} re-reads the files behind them (token file, users file,
+ * certificates) when they change; a file that cannot be used keeps the last good content in use.
+ * At start, a file that cannot be used stops the start with a message naming it.
+ */
+public final class Security {
+  private static final Logger LOG = LoggerFactory.getLogger(Security.class);
+  private final Tokens settingReceiverTokens;
+  private final WatchedFile receiverTokensFile;
+  private volatile Tokens receiverTokens;
+  private final Tokens editorTokens;
+  private final Tokens viewerTokens;
+  private final WatchedFile usersFile;
+  private volatile HttpUsers users;
+  private final Tokens metricsToken;
+  private final ReloadingTls tls;
+  private final boolean grpcTls;
+  private final boolean httpTls;
+  private final boolean httpClientCertificates;
+  private final ReceiverAuthentication receiverAuthentication;
+  private final HttpAuthentication httpAuthentication;
+
+  public Security(SextantConfig config, MeterRegistry registry) {
+    settingReceiverTokens = Tokens.parse(config.string("auth.receiverTokens"));
+    receiverTokensFile = file(config.string("auth.receiverTokensFile"));
+    receiverTokens = settingReceiverTokens;
+    editorTokens = Tokens.parse(config.string("auth.editorTokens"));
+    viewerTokens = Tokens.parse(config.string("auth.viewerTokens"));
+    usersFile = file(config.string("auth.usersFile"));
+    users = HttpUsers.NONE.withTokens(editorTokens, viewerTokens);
+    metricsToken = Tokens.parse(config.string("auth.metricsToken"));
+    grpcTls = config.bool("tls.grpc");
+    httpTls = config.bool("tls.http");
+    httpClientCertificates = config.bool("tls.httpRequiresClientCertificate");
+    if (grpcTls || httpTls) {
+      tls = new ReloadingTls(required(config, "tls.certificateFile"), required(config, "tls.keyFile"),
+          config.string("tls.clientCaFile"));
+    } else {
+      tls = null;
+    }
+    if (httpClientCertificates && (!httpTls || !tls.asksForClientCertificates())) {
+      throw new IllegalArgumentException("tls.httpRequiresClientCertificate needs tls.http=true and tls.clientCaFile");
+    }
+    try {
+      readFiles();
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+    receiverAuthentication = new ReceiverAuthentication(() -> receiverTokens,
+        grpcTls && tls.asksForClientCertificates(), registry);
+    httpAuthentication = new HttpAuthentication(() -> users, config.string("auth.anonymous"), registry);
+  }
+
+  private static WatchedFile file(String path) {
+    return path.isBlank() ? null : new WatchedFile(path);
+  }
+
+  private static String required(SextantConfig config, String key) {
+    String value = config.string(key);
+    if (value.isBlank()) {
+      throw new IllegalArgumentException(key + " is required when tls.grpc or tls.http is on");
+    }
+    return value;
+  }
+
+  /** Re-reads what changed; called every {@code server.fileCheckSeconds}. Never throws. */
+  public void refresh() {
+    try {
+      readFiles();
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("a security file changed but cannot be used, keeping the last good one: {}", e.getMessage());
+    }
+    if (tls != null) {
+      tls.refresh();
+    }
+  }
+
+  private void readFiles() throws IOException {
+    if (receiverTokensFile != null) {
+      byte[] text = receiverTokensFile.changed();
+      if (text != null) {
+        receiverTokens = settingReceiverTokens.and(Tokens.parse(new String(text, StandardCharsets.UTF_8)));
+        LOG.info("receiver tokens read from {}", receiverTokensFile.path());
+      }
+    }
+    if (usersFile != null) {
+      byte[] yaml = usersFile.changed();
+      if (yaml != null) {
+        users = HttpUsers.parse(yaml, usersFile.path().toString()).withTokens(editorTokens, viewerTokens);
+        LOG.info("GraphQL users and tokens read from {}: {} users", usersFile.path(), users.users().size());
+      }
+    }
+  }
+
+  public ReceiverAuthentication receivers() {
+    return receiverAuthentication;
+  }
+
+  public HttpAuthentication http() {
+    return httpAuthentication;
+  }
+
+  /** Whether {@code /metrics} asks for a token, and if so whether this {@code Authorization} carries it. */
+  public boolean metricsAllowed(String authorization) {
+    if (metricsToken.isEmpty()) {
+      return true;
+    }
+    if (authorization == null) {
+      return false;
+    }
+    String value = authorization.strip();
+    String token = value.regionMatches(true, 0, "Bearer ", 0, 7) ? value.substring(7).strip() : value;
+    return metricsToken.matches(token);
+  }
+
+  /** The certificates of the TLS ports, or null when no port speaks TLS. */
+  public TlsProvider tls() {
+    return tls;
+  }
+
+  public boolean grpcTls() {
+    return grpcTls;
+  }
+
+  public boolean httpTls() {
+    return httpTls;
+  }
+
+  /** Whether the TLS ports ask clients for a certificate (a client CA is set). */
+  public boolean asksForClientCertificates() {
+    return tls != null && tls.asksForClientCertificates();
+  }
+
+  public boolean httpRequiresClientCertificate() {
+    return httpClientCertificates;
+  }
+
+  /** One line for the start log: what is asked of callers (never a secret). */
+  public String summary() {
+    return String.format("receivers: %s; GraphQL: %s, anonymous callers %s; TLS: gRPC %s, HTTP %s%s",
+        receiverTokens.isEmpty() ? "no token" : "token", users.isEmpty() ? "no users" : users.users().size()
+            + " users and tokens", describe(httpAuthentication.anonymousRole(users)), grpcTls ? "on" : "off",
+        httpTls ? "on" : "off", asksForClientCertificates() ? " (client certificates)" : "");
+  }
+
+  private static String describe(io.sextant.query.graphql.Caller.Role role) {
+    return role == null ? "refused" : role == io.sextant.query.graphql.Caller.Role.EDITOR ? "may write" : "may read";
+  }
+}

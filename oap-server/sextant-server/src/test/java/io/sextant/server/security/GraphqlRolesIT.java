@@ -1,0 +1,182 @@
+package io.sextant.server.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import at.favre.lib.crypto.bcrypt.BCrypt;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sextant.server.testing.TestServer;
+import io.sextant.server.testing.UiGraphql;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Users, tokens and roles on the HTTP port, with the exact headers SkyWalking's tools send: swctl's
+ * {@code --username/--password} (Basic) and {@code --authorization} (the value as given), and a
+ * booster-ui server whose proxy forwards an {@code Authorization: Bearer} header.
+ */
+class GraphqlRolesIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  /** booster-ui's own addTemplate request. */
+  private static final String ADD = UiGraphql.ADD;
+  private static final String MINE = "{\"name\":\"Mine\",\"layer\":\"MESH_DP\",\"entity\":\"ServiceInstance\","
+      + "\"isRoot\":false,\"children\":[]}";
+  private static final String READ = "query { version }";
+  @TempDir
+  static Path dir;
+  private static TestServer secured;
+  private static TestServer shipped;
+  private static final ListAppender<ILoggingEvent> AUDIT = new ListAppender<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    String viewerToken = "grafana-token";
+    Path users = Files.writeString(dir.resolve("users.yaml"), """
+        users:
+          - {name: alice, role: editor, password: "%s"}
+          - {name: bob, role: viewer, password: "%s"}
+        tokens:
+          - {name: grafana, role: viewer, sha256: "%s"}
+        """.formatted(hash("alice-pw"), hash("bob-pw"),
+        HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+            .digest(viewerToken.getBytes(StandardCharsets.UTF_8)))));
+    secured = new TestServer(Map.of("auth.anonymous", "auto", "auth.usersFile", users.toString(),
+        "auth.editorTokens", "ui-proxy-token", "auth.metricsToken", "prometheus-token"));
+    // As shipped: nobody configured, anonymous callers read.
+    shipped = new TestServer(Map.of("auth.anonymous", "auto"));
+    Logger audit = (Logger) LoggerFactory.getLogger("sextant.audit");
+    AUDIT.start();
+    audit.addAppender(AUDIT);
+  }
+
+  @AfterAll
+  static void stop() {
+    secured.close();
+    shipped.close();
+    ((Logger) LoggerFactory.getLogger("sextant.audit")).detachAppender(AUDIT);
+  }
+
+  private static String hash(String password) {
+    return BCrypt.withDefaults().hashToString(10, password.toCharArray());
+  }
+
+  @Test
+  void asShippedAnonymousCallersReadAndEveryWriteIsRefusedNamingTheSetting() throws Exception {
+    assertThat(post(shipped, READ, null).body()).contains("\"version\"");
+    int templates = shipped.server.query().templates().all().size();
+    for (String write : new String[] {"mutation { r: addTemplate(setting: {configuration: \"{}\"}) { status } }",
+        "mutation { r: changeTemplate(setting: {id: \"x\", configuration: \"{}\"}) { status } }",
+        "mutation { r: disableTemplate(id: \"x\") { status } }",
+        "mutation { r: createEBPFProfilingFixedTimeTask(request: {serviceId: \"s\", processLabels: [],"
+            + " startTime: 1, duration: 60, targetType: ON_CPU}) { status errorReason } }",
+        "mutation { r: setContinuousProfilingPolicy(request: {serviceId: \"s\", targets: []}) { status } }"}) {
+      HttpResponse<String> r = post(shipped, write, Map.of(), null);
+      assertThat(r.statusCode()).isEqualTo(200);
+      JsonNode errors = JSON.readTree(r.body()).path("errors");
+      assertThat(errors.toString()).as(write).contains("needs the editor role")
+          .contains("auth.anonymous=editor").contains("SEXTANT_AUTH_ANONYMOUS");
+    }
+    assertThat(shipped.server.query().templates().all()).as("nothing written").hasSize(templates);
+  }
+
+  @Test
+  void swctlBasicUsersGetTheirRolesAndWrongPasswordsAre401() throws Exception {
+    HttpResponse<String> anonymous = post(secured, READ, null);
+    assertThat(anonymous.statusCode()).as("users configured: anonymous asks for credentials").isEqualTo(401);
+    assertThat(anonymous.headers().allValues("www-authenticate")).anyMatch(v -> v.startsWith("Basic"));
+    assertThat(anonymous.body()).contains("asks for credentials");
+
+    assertThat(post(secured, READ, basic("bob", "bob-pw")).body()).contains("\"version\"");
+    assertThat(add(basic("bob", "bob-pw")).body()).contains("needs the editor role").contains("from bob (viewer)");
+
+    JsonNode alice = JSON.readTree(add(basic("alice", "alice-pw")).body());
+    assertThat(alice.at("/data/addTemplate/status").asBoolean()).as(alice.toString()).isTrue();
+    String id = alice.at("/data/addTemplate/id").asText();
+    assertThat(secured.server.query().templates().get(id)).isPresent();
+
+    for (String[] wrong : new String[][] {{"alice", "bob-pw"}, {"nobody", "alice-pw"}}) {
+      HttpResponse<String> r = post(secured, READ, basic(wrong[0], wrong[1]));
+      assertThat(r.statusCode()).isEqualTo(401);
+      assertThat(r.body()).contains("unknown user or wrong password");
+    }
+    assertThat(AUDIT.list).extracting(ILoggingEvent::getFormattedMessage)
+        .anyMatch(l -> l.contains("who=alice role=editor operation=addTemplate target=\"id=" + id + "\""
+            + " outcome=done"))
+        .anyMatch(l -> l.contains("who=bob role=viewer operation=addTemplate outcome=refused reason=role"))
+        .noneMatch(l -> l.contains("alice-pw") || l.contains("bob-pw"));
+    String metrics = secured.server.registry().scrape();
+    assertThat(metrics).contains("sextant_graphql_writes_total{operation=\"addTemplate\",outcome=\"done\"}")
+        .contains("sextant_graphql_refused_writes_total{operation=\"addTemplate\",reason=\"role\"}")
+        .contains("sextant_http_unauthenticated_total{reason=\"wrong_password\"} 2.0");
+  }
+
+  @Test
+  void tokensAsAUiProxyForwardsThemAndAsSwctlAuthorizationSendsThem() throws Exception {
+    String proxied = add("Bearer ui-proxy-token").body();
+    assertThat(JSON.readTree(proxied).at("/data/addTemplate/status").asBoolean()).as(proxied).isTrue();
+    // swctl --authorization sends its value as given.
+    assertThat(post(secured, READ, "ui-proxy-token").body()).contains("\"version\"");
+    assertThat(post(secured, READ, "Bearer grafana-token").body()).contains("\"version\"");
+    assertThat(add("Bearer grafana-token").body()).contains("needs the editor role");
+    assertThat(post(secured, READ, "Bearer guessed").statusCode()).isEqualTo(401);
+  }
+
+  @Test
+  void probesStayOpenAndMetricsAskForTheirOwnToken() throws Exception {
+    assertThat(get(secured, "/healthz", null).statusCode()).isEqualTo(200);
+    assertThat(get(secured, "/readyz", null).statusCode()).isEqualTo(200);
+    assertThat(get(secured, "/metrics", null).statusCode()).isEqualTo(401);
+    assertThat(get(secured, "/metrics", basic("alice", "alice-pw")).statusCode()).isEqualTo(401);
+    HttpResponse<String> scrape = get(secured, "/metrics", "Bearer prometheus-token");
+    assertThat(scrape.statusCode()).isEqualTo(200);
+    assertThat(scrape.body()).contains("sextant_");
+    assertThat(get(shipped, "/metrics", null).statusCode()).as("open unless a token is set").isEqualTo(200);
+  }
+
+  private static HttpResponse<String> add(String authorization) throws Exception {
+    return post(secured, ADD, Map.of("setting", Map.of("configuration", MINE)), authorization);
+  }
+
+  private static String basic(String user, String password) {
+    return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static HttpResponse<String> post(TestServer server, String query, String authorization) throws Exception {
+    return post(server, query, Map.of(), authorization);
+  }
+
+  private static HttpResponse<String> post(TestServer server, String query, Map<String, Object> variables,
+      String authorization) throws Exception {
+    HttpRequest.Builder req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort + "/graphql"))
+        .header("content-type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("query", query,
+            "variables", variables))));
+    if (authorization != null) {
+      req.header("authorization", authorization);
+    }
+    return TestServer.HTTP.send(req.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static HttpResponse<String> get(TestServer server, String path, String authorization) throws Exception {
+    HttpRequest.Builder req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.httpPort + path));
+    if (authorization != null) {
+      req.header("authorization", authorization);
+    }
+    return TestServer.HTTP.send(req.build(), HttpResponse.BodyHandlers.ofString());
+  }
+}
