@@ -8,12 +8,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
 import java.security.MessageDigest;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.Signature;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.security.spec.X509EncodedKeySpec;
 import java.util.Arrays;
 import java.util.List;
 import org.slf4j.Logger;
@@ -111,11 +114,16 @@ final class ReloadingTls implements TlsProvider {
   }
 
   /** A key that does not belong to the certificate would fail every handshake: sign and verify once. */
-  private static void checkMatches(PrivateKey privateKey, PublicKey publicKey) throws GeneralSecurityException {
-    String algorithm = switch (privateKey.getAlgorithm()) {
+  private static void checkMatches(PrivateKey parsedKey, PublicKey parsedPublicKey) throws GeneralSecurityException {
+    // Re-made by the JDK's own factory: a PEM reader may hand over another provider's key objects.
+    String family = parsedKey.getAlgorithm().equals("ECDSA") ? "EC" : parsedKey.getAlgorithm();
+    KeyFactory keys = KeyFactory.getInstance(family);
+    PrivateKey privateKey = keys.generatePrivate(new PKCS8EncodedKeySpec(parsedKey.getEncoded()));
+    PublicKey publicKey = keys.generatePublic(new X509EncodedKeySpec(parsedPublicKey.getEncoded()));
+    String algorithm = switch (family) {
       case "RSA" -> "SHA256withRSA";
       case "EC" -> "SHA256withECDSA";
-      default -> privateKey.getAlgorithm(); // Ed25519, Ed448
+      default -> family; // Ed25519, Ed448
     };
     byte[] probe = "sextant".getBytes(StandardCharsets.US_ASCII);
     Signature signer = Signature.getInstance(algorithm);
