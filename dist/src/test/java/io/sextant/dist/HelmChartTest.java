@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
@@ -40,7 +41,7 @@ class HelmChartTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"minimal.yaml", "memory-single.yaml", "ha-hpa.yaml", "es-auth-tls.yaml",
-      "es-apikey-truststore.yaml", "es-spool-claims.yaml"})
+      "es-apikey-truststore.yaml", "es-spool-claims.yaml", "secured.yaml"})
   void lintsAndRendersManifestsTheKubernetesApiAccepts(String values) {
     Helm.Result lint = helm.run(List.of("lint", "--strict", Helm.CHART.toString(), "-f",
         Helm.VALUES.resolve(values).toString()));
@@ -254,6 +255,53 @@ class HelmChartTest {
     assertThat(esWithoutUrl.stderr()).contains("storage.type=elasticsearch needs storage.elasticsearch.url");
   }
 
+  @Test
+  void securityComesFromExistingSecretsMountedWholeSoRotationsArrive() {
+    Manifests m = Manifests.parse(helm.template("secured.yaml").rendered());
+    PodSpec pod = m.one(Deployment.class).getSpec().getTemplate().getSpec();
+    Container c = pod.getContainers().get(0);
+    Map<String, EnvVar> env = env(c);
+    assertThat(env.get("SEXTANT_AUTH_RECEIVER_TOKENS_FILE").getValue())
+        .isEqualTo("/etc/sextant/receiver-tokens/tokens");
+    assertThat(env.get("SEXTANT_AUTH_RECEIVERS_WITHOUT_TOKEN").getValue())
+        .isEqualTo("envoy.service.accesslog.v3.AccessLogService");
+    assertThat(env.get("SEXTANT_AUTH_USERS_FILE").getValue()).isEqualTo("/etc/sextant/users/users.yaml");
+    assertThat(env.get("SEXTANT_AUTH_ANONYMOUS").getValue()).isEqualTo("none");
+    assertThat(env.get("SEXTANT_AUTH_METRICS_TOKEN").getValueFrom().getSecretKeyRef().getName())
+        .isEqualTo("sextant-metrics-token");
+    assertThat(env.get("SEXTANT_TLS_CLIENT_CA_FILE").getValue()).isEqualTo("/etc/sextant/tls/ca.crt");
+    assertThat(env.get("SEXTANT_TLS_HTTP").getValue()).isEqualTo("true");
+    // A subPath mount would never see the Secret's updates.
+    assertThat(c.getVolumeMounts()).filteredOn(v -> v.getMountPath().startsWith("/etc/sextant/"))
+        .allMatch(v -> v.getSubPath() == null && Boolean.TRUE.equals(v.getReadOnly()));
+    assertThat(pod.getVolumes()).filteredOn(v -> v.getSecret() != null).extracting(v -> v.getSecret().getSecretName())
+        .containsExactlyInAnyOrder("sextant-receiver-tokens", "sextant-users", "sextant-tls");
+    assertThat(List.of(c.getStartupProbe(), c.getLivenessProbe(), c.getReadinessProbe()))
+        .allMatch(p -> "HTTPS".equals(p.getHttpGet().getScheme()));
+
+    assertThat(m.serviceMonitors()).singleElement().satisfies(sm -> {
+      var endpoint = sm.path("spec").path("endpoints").get(0);
+      assertThat(endpoint.path("scheme").asText()).isEqualTo("https");
+      assertThat(endpoint.at("/authorization/credentials/name").asText()).isEqualTo("sextant-metrics-token");
+      assertThat(endpoint.at("/tlsConfig/ca/secret/name").asText()).isEqualTo("sextant-tls");
+    });
+    NetworkPolicy policy = m.one(NetworkPolicy.class);
+    assertThat(policy.getSpec().getIngress()).hasSize(2);
+    assertThat(policy.getSpec().getIngress().get(0).getPorts().get(0).getPort().getStrVal()).isEqualTo("grpc");
+    assertThat(policy.getSpec().getIngress().get(0).getFrom()).singleElement()
+        .satisfies(p -> assertThat(p.getNamespaceSelector().getMatchLabels()).containsEntry("istio-injection",
+            "enabled"));
+    assertThat(policy.getSpec().getIngress().get(1).getFrom()).hasSize(2);
+
+    Helm.Result open = helm.template("minimal.yaml", "networkPolicy.enabled=true");
+    assertThat(open.exitCode()).isNotZero();
+    assertThat(open.stderr()).contains("networkPolicy.enabled needs networkPolicy.grpcFrom");
+    Manifests plain = Manifests.parse(helm.template("minimal.yaml").rendered());
+    assertThat(plain.of(NetworkPolicy.class)).isEmpty();
+    assertThat(env(plain.one(Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0)))
+        .containsKey("SEXTANT_AUTH_ANONYMOUS").doesNotContainKeys("SEXTANT_TLS_GRPC", "SEXTANT_AUTH_USERS_FILE");
+  }
+
   /**
    * helm renders NOTES.txt only on install (which needs a cluster); a copy of the chart renders the
    * same text through tpl inside a ConfigMap, with the release's names.
@@ -285,7 +333,17 @@ class HelmChartTest {
         .contains("envoyMetricsService:\n           address: " + grpc)
         .contains("ROVER_BACKEND_ADDR=" + grpc)
         .contains("swctl --base-url=http://sextant-http.observability.svc.cluster.local:12800/graphql")
-        .contains("https://sextant.example.com/graphql");
+        .contains("https://sextant.example.com/graphql")
+        .contains("GraphQL is read-only: no users are configured");
+    String secured = helm.run(List.of("template", "sextant", chart.toString(), "--namespace", "observability",
+        "--kube-version", Helm.KUBE_VERSION, "--show-only", "templates/notes-under-test.yaml", "-f",
+        Helm.VALUES.resolve("secured.yaml").toString())).rendered();
+    assertThat(Manifests.parse(secured).one(ConfigMap.class).getData().get("NOTES.txt"))
+        .contains("the Secret sextant-receiver-tokens (key tokens) holds the accepted ones")
+        .contains("ROVER_BACKEND_AUTHENTICATION").contains("SATELLITE_GRPC_AUTHENTICATION")
+        .contains("https://sextant-http.observability.svc.cluster.local:12800/graphql")
+        .contains("gRPC clients need a certificate signed by its ca.crt")
+        .contains("users in Secret sextant-users");
   }
 
   static Map<String, EnvVar> env(Container c) {

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
@@ -52,6 +53,7 @@ final class Manifests {
       Map.entry("autoscaling/v2/HorizontalPodAutoscaler", HorizontalPodAutoscaler.class),
       Map.entry("policy/v1/PodDisruptionBudget", PodDisruptionBudget.class),
       Map.entry("networking.k8s.io/v1/Ingress", Ingress.class),
+      Map.entry("networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class),
       Map.entry("rbac.authorization.k8s.io/v1/ClusterRole", ClusterRole.class),
       Map.entry("rbac.authorization.k8s.io/v1/ClusterRoleBinding", ClusterRoleBinding.class));
 

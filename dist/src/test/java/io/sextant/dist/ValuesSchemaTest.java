@@ -21,12 +21,17 @@ import org.junit.jupiter.api.Test;
  * rewrites the schema's {@code config} part from {@link ConfigKeys}.
  */
 class ValuesSchemaTest {
-  /** Keys the chart renders from its own values (replica identity, ports, storage connection, RBAC switch). */
+  /**
+   * Keys the chart renders from its own values (replica identity, ports, storage connection, RBAC
+   * switch, spool, security Secrets).
+   */
   static final Set<String> CHART_MANAGED = Set.of("core.collectorId", "server.grpcPort", "server.httpPort",
       "storage.selector", "storage.elasticsearch.hosts", "storage.elasticsearch.tls", "storage.elasticsearch.username",
       "storage.elasticsearch.password", "storage.elasticsearch.apiKey", "storage.elasticsearch.trustStorePath",
       "storage.elasticsearch.trustStorePassword", "receiver.als.kubernetes.enabled", "core.spool.directory",
-      "core.spool.maxMegabytes", "core.spool.fsync");
+      "core.spool.maxMegabytes", "core.spool.fsync", "auth.receiverTokensFile", "auth.receiversWithoutToken",
+      "auth.usersFile", "auth.anonymous", "auth.metricsToken", "tls.grpc", "tls.http", "tls.certificateFile",
+      "tls.keyFile", "tls.clientCaFile");
 
   private static final Path SCHEMA = Helm.CHART.resolve("values.schema.json");
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -65,6 +65,9 @@ public final class ConfigKeys {
           "tokens the gRPC receivers accept in the 'authentication' metadata, comma-separated (several during a"
               + " rotation); empty, and no auth.receiverTokensFile: receivers ask for none"),
       optionalString("auth.receiverTokensFile", "a file of receiver tokens, one per line, re-read when it changes"),
+      optionalString("auth.receiversWithoutToken",
+          "gRPC services that take calls without a token, comma-separated (Istio's access-log and metrics service"
+              + " settings cannot add metadata): envoy.service.accesslog.v3.AccessLogService and the like"),
       optionalString("auth.usersFile",
           "GraphQL users (bcrypt passwords) and tokens (SHA-256) with their roles, YAML, re-read when it changes"),
       optionalString("auth.editorTokens", "bearer tokens with the editor role (queries and writes), comma-separated"),

@@ -7,6 +7,7 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -21,11 +22,14 @@ public final class ReceiverAuthentication implements ServerInterceptor {
   static final Metadata.Key<String> TOKEN = Metadata.Key.of("authentication", Metadata.ASCII_STRING_MARSHALLER);
   private static final String HEALTH = "grpc.health.v1.Health";
   private final Supplier<Tokens> tokens;
+  private final Set<String> withoutToken;
   private final boolean clientCertificates;
   private final MeterRegistry registry;
 
-  ReceiverAuthentication(Supplier<Tokens> tokens, boolean clientCertificates, MeterRegistry registry) {
+  ReceiverAuthentication(Supplier<Tokens> tokens, Set<String> withoutToken, boolean clientCertificates,
+      MeterRegistry registry) {
     this.tokens = tokens;
+    this.withoutToken = Set.copyOf(withoutToken);
     this.clientCertificates = clientCertificates;
     this.registry = registry;
   }
@@ -37,7 +41,7 @@ public final class ReceiverAuthentication implements ServerInterceptor {
     if (HEALTH.equals(service)) {
       return next.startCall(call, headers);
     }
-    String refusal = refusal(headers);
+    String refusal = refusal(headers, service);
     if (refusal == null) {
       return next.startCall(call, headers);
     }
@@ -48,12 +52,12 @@ public final class ReceiverAuthentication implements ServerInterceptor {
   }
 
   /** Why the call may not start (a counter label), or null. */
-  private String refusal(Metadata headers) {
+  private String refusal(Metadata headers, String service) {
     if (clientCertificates && !hasVerifiedPeer()) {
       return "no_client_certificate";
     }
     Tokens valid = tokens.get();
-    if (valid.isEmpty()) {
+    if (valid.isEmpty() || withoutToken.contains(service)) {
       return null;
     }
     String presented = headers.get(TOKEN);

@@ -5,6 +5,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.sextant.server.config.SextantConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,7 +61,10 @@ public final class Security {
     } catch (IOException | RuntimeException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
-    receiverAuthentication = new ReceiverAuthentication(() -> receiverTokens,
+    Set<String> withoutToken = new HashSet<>(Arrays.asList(config.string("auth.receiversWithoutToken")
+        .split("[,\\s]+")));
+    withoutToken.remove("");
+    receiverAuthentication = new ReceiverAuthentication(() -> receiverTokens, withoutToken,
         grpcTls && tls.asksForClientCertificates(), registry);
     httpAuthentication = new HttpAuthentication(() -> users, config.string("auth.anonymous"), registry);
   }
