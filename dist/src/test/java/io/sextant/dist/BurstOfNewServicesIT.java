@@ -43,7 +43,9 @@ class BurstOfNewServicesIT {
       }
       LaunchedDistribution process = sextant.process();
       double accepted = c.metric("sextant_records_accepted_total{kind=\"call\"");
-      assertThat(accepted).as("the burst reached the aggregator").isGreaterThan(5_000);
+      // Taken until the newcomers' half of the aggregator is full (5,000 calls of new names by default),
+      // then refused: the other half stays for services the mesh already had.
+      assertThat(accepted).as("the burst reached the aggregator").isGreaterThanOrEqualTo(2_000);
 
       // The closed minute leaves the aggregator within a collection or two; the collector lives on.
       Poll.until("the burst's minute closed and collected", Duration.ofSeconds(90), () -> {
