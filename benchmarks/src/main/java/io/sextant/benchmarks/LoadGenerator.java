@@ -204,7 +204,7 @@ public final class LoadGenerator {
     for (int i = 0; i < streams; i++) {
       ClientFactory factory;
       if (o.bool("connection-per-stream") || shared == null) {
-        factory = ClientFactory.builder().build();
+        factory = clientFactory(o.string("tls-ca"));
         factories.add(factory);
         shared = factory;
       } else {
@@ -216,7 +216,7 @@ public final class LoadGenerator {
         ClientStream.Opener<StreamAccessLogsMessage> opener = stub
             ? StubClientStream.<StreamAccessLogsMessage, StreamAccessLogsResponse>opener(
                 grpcClient(target, factory, AccessLogServiceStub.class)::streamAccessLogs)
-            : ChunkedClientStream.opener(webClient(target, factory),
+            : ChunkedClientStream.opener(webClient(target, factory, o.string("token")),
                 AccessLogServiceGrpc.getStreamAccessLogsMethod().getFullMethodName());
         int index = i;
         senders.add(new StreamSender<>(i, opener, alsStreams.get(i)::withIdentifier, () -> alsPools.get(index),
@@ -225,7 +225,7 @@ public final class LoadGenerator {
         ClientStream.Opener<ServiceMeshMetrics> opener = stub
             ? StubClientStream.<ServiceMeshMetrics, MeshProbeDownstream>opener(
                 grpcClient(target, factory, ServiceMeshMetricServiceStub.class)::collect)
-            : ChunkedClientStream.opener(webClient(target, factory),
+            : ChunkedClientStream.opener(webClient(target, factory, o.string("token")),
                 ServiceMeshMetricServiceGrpc.getCollectMethod().getFullMethodName());
         senders.add(new StreamSender<>(i, opener, null, () -> pool, perStreamRate, o.integer("window"),
             o.longValue("rotate-bytes")));
@@ -309,16 +309,32 @@ public final class LoadGenerator {
     return !o.bool("verify") || ok ? 0 : 1;
   }
 
-  private static <T> T grpcClient(String target, ClientFactory factory, Class<T> stubType) {
-    return GrpcClients.builder("http://" + target)
-        .factory(factory)
+  /** Plain text, or TLS trusting the CA in {@code caFile} (PEM). */
+  private static ClientFactory clientFactory(String caFile) {
+    return caFile.isEmpty() ? ClientFactory.builder().build()
+        : ClientFactory.builder().tlsCustomizer(b -> b.trustManager(new java.io.File(caFile))).build();
+  }
+
+  private <T> T grpcClient(String target, ClientFactory factory, Class<T> stubType) {
+    var builder = GrpcClients.builder(scheme() + target);
+    if (!o.string("token").isEmpty()) {
+      builder.addHeader("authentication", o.string("token"));
+    }
+    return builder.factory(factory)
         .responseTimeoutMillis(0) // a sidecar's stream has no deadline
         .build(stubType);
   }
 
-  private static WebClient webClient(String target, ClientFactory factory) {
-    return WebClient.builder("http://" + target)
-        .factory(factory)
+  private String scheme() {
+    return o.string("tls-ca").isEmpty() ? "http://" : "https://";
+  }
+
+  private WebClient webClient(String target, ClientFactory factory, String token) {
+    var builder = WebClient.builder(scheme() + target);
+    if (!token.isEmpty()) {
+      builder.addHeader("authentication", token);
+    }
+    return builder.factory(factory)
         .responseTimeoutMillis(0) // a sidecar's stream has no deadline
         .maxResponseLength(0)
         .build();

@@ -36,6 +36,8 @@ final class LoadOptions extends CliOptions {
     opt("client", "chunked", "chunked = messages serialized in advance and written in chunks of up to 16 KB, as an"
         + " HTTP/2 client writes what it buffered (each message is still its own gRPC message); stub = a"
         + " generated gRPC stub writing each message on its own (costs the generator several times more CPU)");
+    opt("tls-ca", "", "PEM CA certificate: connect to the gRPC port over TLS trusting it (empty: plain text)");
+    opt("token", "", "sent in the 'authentication' metadata as SkyWalking's clients send it (empty: none)");
     opt("connection-per-stream", "true", "give each stream its own HTTP/2 connection, as separate sidecars have");
   }
 

@@ -493,11 +493,14 @@ public final class QueryLoad {
   }
 
   private HttpRequest request(byte[] body) {
-    return HttpRequest.newBuilder(endpoint)
+    HttpRequest.Builder req = HttpRequest.newBuilder(endpoint)
         .timeout(timeout)
         .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-        .build();
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    if (!o.string("authorization").isEmpty()) {
+      req.header("Authorization", o.string("authorization"));
+    }
+    return req.build();
   }
 
   private static byte[] body(String query, Map<String, Object> variables) throws IOException {
@@ -748,6 +751,7 @@ public final class QueryLoad {
       opt("timezone", "", "zone of the durations, e.g. +0800 or UTC; none = the server's, from getTimeInfo");
       opt("server-pid", "", "pid of the server, to read its RSS and CPU from /proc");
       opt("report", "5", "seconds between progress lines");
+      opt("authorization", "", "Authorization header of every request, e.g. 'Basic ...' as swctl sends it");
     }
 
     static Options parse(String[] args) {

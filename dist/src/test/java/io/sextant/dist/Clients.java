@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.Timestamp;
 import com.google.protobuf.UInt32Value;
+import com.linecorp.armeria.client.ClientFactory;
 import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.envoyproxy.envoy.config.core.v3.Address;
 import io.envoyproxy.envoy.config.core.v3.Node;
@@ -16,7 +17,9 @@ import io.envoyproxy.envoy.data.accesslog.v3.HTTPRequestProperties;
 import io.envoyproxy.envoy.data.accesslog.v3.HTTPResponseProperties;
 import io.envoyproxy.envoy.service.accesslog.v3.AccessLogServiceGrpc;
 import io.envoyproxy.envoy.service.accesslog.v3.StreamAccessLogsMessage;
+import io.grpc.Metadata;
 import io.grpc.Status;
+import io.grpc.stub.MetadataUtils;
 import io.sextant.testkit.receiver.ClientStreams;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -70,8 +73,30 @@ final class Clients {
     return GrpcClients.builder("http://127.0.0.1:" + grpcPort).build(type);
   }
 
+  int httpPort() {
+    return httpPort;
+  }
+
   /** {@code calls} server-side HTTP calls from {@code source} to {@code dest}, one message each. */
   Status.Code mesh(String source, String dest, long time, int calls) throws Exception {
+    return ClientStreams.send(stub(ServiceMeshMetricServiceGrpc.ServiceMeshMetricServiceStub.class)::collect,
+        meshMessages(source, dest, time, calls)).getCode();
+  }
+
+  /** As {@link #mesh}, over TLS, with the token in the 'authentication' metadata as Satellite sends it. */
+  Status.Code meshOver(ClientFactory tls, String token, String source, String dest, long time, int calls)
+      throws Exception {
+    Metadata headers = new Metadata();
+    if (token != null) {
+      headers.put(Metadata.Key.of("authentication", Metadata.ASCII_STRING_MARSHALLER), token);
+    }
+    var stub = GrpcClients.builder("https://127.0.0.1:" + grpcPort).factory(tls)
+        .intercept(MetadataUtils.newAttachHeadersInterceptor(headers))
+        .build(ServiceMeshMetricServiceGrpc.ServiceMeshMetricServiceStub.class);
+    return ClientStreams.send(stub::collect, meshMessages(source, dest, time, calls)).getCode();
+  }
+
+  private static List<ServiceMeshMetrics> meshMessages(String source, String dest, long time, int calls) {
     List<ServiceMeshMetrics> messages = new ArrayList<>();
     for (int i = 0; i < calls; i++) {
       messages.add(ServiceMeshMetrics.newBuilder().setHttpMetrics(HTTPServiceMeshMetrics.newBuilder()
@@ -81,8 +106,7 @@ final class Clients {
               .setLatency(12).setResponseCode(200).setStatus(true).setProtocol(Protocol.HTTP)
               .setDetectPoint(DetectPoint.server))).build());
     }
-    var stub = stub(ServiceMeshMetricServiceGrpc.ServiceMeshMetricServiceStub.class);
-    return ClientStreams.send(stub::collect, messages).getCode();
+    return messages;
   }
 
   /**

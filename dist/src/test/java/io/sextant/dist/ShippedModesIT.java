@@ -2,22 +2,29 @@ package io.sextant.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import at.favre.lib.crypto.bcrypt.BCrypt;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.linecorp.armeria.client.ClientFactory;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.grpc.Status;
 import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
+import io.sextant.testkit.tls.TestCertificates;
+import io.sextant.testkit.tls.TestCertificates.Authority;
+import io.sextant.testkit.tls.TestCertificates.Issued;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -117,6 +124,58 @@ class ShippedModesIT {
     assertThat(c.mesh("shipped-frontend", "shipped-backend", time, 7)).isEqualTo(Status.Code.OK);
     c.awaitServices("MESH", "shipped-backend");
     assertThat(c.value("service_cpm", "serviceName: \"shipped-backend\"", time)).isEqualTo("7");
+  }
+
+  @Test
+  void asShippedGraphqlReadsAndRefusesAnonymousWritesNamingTheSetting() throws Exception {
+    HttpResponse<String> r = post(memory, "mutation { addTemplate(setting: {configuration: \"{}\"}) { status } }",
+        Map.of(), null);
+    assertThat(r.body()).contains("addTemplate is a write and needs the editor role")
+        .contains("auth.anonymous=editor");
+    assertThat(memory.clients().graphql("query { version }").get("version").asText()).isNotBlank();
+  }
+
+  /** The secured mode of docs/security.md: a receiver token over TLS, users with roles, audited writes. */
+  @Test
+  void securedModeAsksEveryCallerWhoItIs() throws Exception {
+    Authority ca = TestCertificates.authority("Sextant test CA");
+    Issued certificate = ca.issue("sextant", dir);
+    Path users = Files.writeString(dir.resolve("users.yaml"), "users:\n  - {name: alice, role: editor, password: \""
+        + BCrypt.withDefaults().hashToString(10, "alice-pw".toCharArray()) + "\"}\n");
+    Map<String, String> env = Map.of("SEXTANT_AUTH_RECEIVER_TOKENS", "mesh-token",
+        "SEXTANT_AUTH_USERS_FILE", users.toString(), "SEXTANT_TLS_GRPC", "true",
+        "SEXTANT_TLS_CERTIFICATE_FILE", certificate.certificateFile().toString(),
+        "SEXTANT_TLS_KEY_FILE", certificate.keyFile().toString());
+    try (RunningSextant secured = RunningSextant.start(home, env, READY);
+        ClientFactory tls = ClientFactory.builder().tlsCustomizer(b -> b.trustManager(ca.certificate())).build()) {
+      long time = thisMinute();
+      assertThat(secured.clients().meshOver(tls, null, "secured-a", "secured-b", time, 3))
+          .isEqualTo(Status.Code.UNAUTHENTICATED);
+      assertThat(secured.clients().meshOver(tls, "mesh-token", "secured-a", "secured-b", time, 3))
+          .isEqualTo(Status.Code.OK);
+      assertThat(secured.clients().mesh("secured-a", "secured-b", time, 3)).as("plain text to a TLS port")
+          .isNotEqualTo(Status.Code.OK);
+
+      String write = "mutation add($s: NewDashboardSetting!) { addTemplate(setting: $s) { status message } }";
+      Map<String, Object> template = Map.of("s", Map.of("configuration", JSON.writeValueAsString(Map.of(
+          "name", "Secured", "layer", "MESH", "entity", "All", "isRoot", false, "children", List.of()))));
+      assertThat(post(secured, write, template, null).statusCode()).isEqualTo(401);
+      String alice = "Basic " + Base64.getEncoder().encodeToString("alice:alice-pw".getBytes(StandardCharsets.UTF_8));
+      HttpResponse<String> written = post(secured, write, template, alice);
+      assertThat(JSON.readTree(written.body()).at("/data/addTemplate/status").asBoolean()).as(written.body()).isTrue();
+      awaitLogged(secured.process(), "write who=alice role=editor operation=addTemplate");
+    }
+  }
+
+  private static HttpResponse<String> post(RunningSextant sextant, String query, Map<String, Object> variables,
+      String authorization) throws Exception {
+    HttpRequest.Builder req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+        + sextant.clients().httpPort() + "/graphql")).header("content-type", "application/json")
+        .POST(BodyPublishers.ofString(JSON.writeValueAsString(Map.of("query", query, "variables", variables))));
+    if (authorization != null) {
+      req.header("authorization", authorization);
+    }
+    return HttpClient.newHttpClient().send(req.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   @Test

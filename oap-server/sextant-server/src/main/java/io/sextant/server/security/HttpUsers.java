@@ -17,7 +17,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  *
  * <pre>
  * users:
- *   - {name: alice, role: editor, password: "$2y$10$..."}   # htpasswd -nbB alice '...'
+ *   - {name: alice, role: editor, password: "$2y$10$..."}   # printf %s '...' | bin/sextant hash-password
  * tokens:
  *   - {name: grafana, role: viewer, sha256: "9f86d08..."}   # printf %s '...' | sha256sum
  * </pre>
