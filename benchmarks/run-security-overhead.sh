@@ -5,6 +5,7 @@
 # (dist/target/sextant) and the load generator; builds nothing.
 #
 #   benchmarks/run-security-overhead.sh [rounds] [seconds]      (default 2 rounds of 30 s)
+#   PARTS=queries benchmarks/run-security-overhead.sh            (only one part: ingest or queries)
 #
 # Ingest: benchmarks/run-load.sh, bookinfo, batch 10, 2 streams, as fast as possible; the figure is
 # the server's accepted records/s. Queries: one server with an hour of data (random topology, 200
@@ -22,8 +23,10 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -su
 TLS_ENV=(SEXTANT_TLS_GRPC=true SEXTANT_TLS_CERTIFICATE_FILE="$WORK/cert.pem" SEXTANT_TLS_KEY_FILE="$WORK/key.pem"
   SEXTANT_AUTH_RECEIVER_TOKENS=bench-token)
 
-echo "== ingest: accepted records/s (bookinfo, batch 10, ${SECONDS_EACH} s) =="
+PARTS="${PARTS:-ingest,queries}"
+[[ $PARTS == *ingest* ]] && echo "== ingest: accepted records/s (bookinfo, batch 10, ${SECONDS_EACH} s) =="
 for round in $(seq "$ROUNDS"); do
+  [[ $PARTS == *ingest* ]] || break
   for mode in plain secured; do
     if [[ $mode == plain ]]; then
       out="$("$ROOT/benchmarks/run-load.sh" --duration="$SECONDS_EACH" --batch=10)"
@@ -36,6 +39,7 @@ for round in $(seq "$ROUNDS"); do
   done
 done
 
+[[ $PARTS == *queries* ]] || exit 0
 echo "== queries: one server, Basic user vs anonymous (expression mode, last 30 minutes, live ingest) =="
 HASH="$(printf %s bench-pw | "$ROOT/dist/target/sextant/bin/sextant" hash-password)"
 printf 'users:\n  - {name: bench, role: viewer, password: "%s"}\n' "$HASH" >"$WORK/users.yaml"
@@ -55,7 +59,8 @@ for round in $(seq "$ROUNDS"); do
     auth=""; [[ $mode == basic ]] && auth="$BASIC"
     out="$(java -Xmx256m -cp "$CP" io.sextant.benchmarks.QueryLoad --queries=expression --minutes=30 \
       --duration="$SECONDS_EACH" --warmup=10 --authorization="$auth")"
-    echo "round $round $mode: $(grep -E 'p95|p50' <<<"$out" | tail -1)"
+    echo "round $round $mode:"
+    sed -n '/^query /,/^$/p' <<<"$out"
   done
 done
 kill $LIVE 2>/dev/null || true

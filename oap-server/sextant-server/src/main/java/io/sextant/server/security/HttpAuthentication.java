@@ -28,6 +28,8 @@ public final class HttpAuthentication {
 
   private final Supplier<HttpUsers> users;
   private final String anonymousSetting;
+  /** A users file is configured: {@code auto} then refuses anonymous callers even if the file is emptied. */
+  private final boolean usersConfigured;
   private final MeterRegistry registry;
   private final Map<String, Caller> remembered = new LinkedHashMap<>(64, 0.75f, true) {
     @Override
@@ -37,9 +39,11 @@ public final class HttpAuthentication {
   };
   private HttpUsers rememberedFor;
 
-  HttpAuthentication(Supplier<HttpUsers> users, String anonymousSetting, MeterRegistry registry) {
+  HttpAuthentication(Supplier<HttpUsers> users, String anonymousSetting, boolean usersConfigured,
+      MeterRegistry registry) {
     this.users = users;
     this.anonymousSetting = anonymousSetting;
+    this.usersConfigured = usersConfigured;
     this.registry = registry;
   }
 
@@ -71,13 +75,16 @@ public final class HttpAuthentication {
     return refuse("unsupported_scheme", "Authorization must be Basic or Bearer");
   }
 
-  /** The anonymous role: {@code auto} reads when nobody is configured and asks for credentials otherwise. */
+  /**
+   * The anonymous role: {@code auto} reads when nobody is configured and asks for credentials
+   * otherwise; null: refused.
+   */
   Role anonymousRole(HttpUsers now) {
     return switch (anonymousSetting) {
       case "editor" -> Role.EDITOR;
       case "viewer" -> Role.VIEWER;
       case "none" -> null;
-      default -> now.isEmpty() ? Role.VIEWER : null;
+      default -> now.isEmpty() && !usersConfigured ? Role.VIEWER : null;
     };
   }
 

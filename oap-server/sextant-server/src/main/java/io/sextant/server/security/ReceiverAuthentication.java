@@ -22,13 +22,16 @@ public final class ReceiverAuthentication implements ServerInterceptor {
   static final Metadata.Key<String> TOKEN = Metadata.Key.of("authentication", Metadata.ASCII_STRING_MARSHALLER);
   private static final String HEALTH = "grpc.health.v1.Health";
   private final Supplier<Tokens> tokens;
+  /** Set once at start: a tokens file emptied later refuses every call instead of opening the port. */
+  private final boolean tokenRequired;
   private final Set<String> withoutToken;
   private final boolean clientCertificates;
   private final MeterRegistry registry;
 
-  ReceiverAuthentication(Supplier<Tokens> tokens, Set<String> withoutToken, boolean clientCertificates,
-      MeterRegistry registry) {
+  ReceiverAuthentication(Supplier<Tokens> tokens, boolean tokenRequired, Set<String> withoutToken,
+      boolean clientCertificates, MeterRegistry registry) {
     this.tokens = tokens;
+    this.tokenRequired = tokenRequired;
     this.withoutToken = Set.copyOf(withoutToken);
     this.clientCertificates = clientCertificates;
     this.registry = registry;
@@ -56,10 +59,10 @@ public final class ReceiverAuthentication implements ServerInterceptor {
     if (clientCertificates && !hasVerifiedPeer()) {
       return "no_client_certificate";
     }
-    Tokens valid = tokens.get();
-    if (valid.isEmpty() || withoutToken.contains(service)) {
+    if (!tokenRequired || withoutToken.contains(service)) {
       return null;
     }
+    Tokens valid = tokens.get();
     String presented = headers.get(TOKEN);
     if (presented == null || presented.isEmpty()) {
       return "missing_token";

@@ -64,9 +64,11 @@ public final class Security {
     Set<String> withoutToken = new HashSet<>(Arrays.asList(config.string("auth.receiversWithoutToken")
         .split("[,\\s]+")));
     withoutToken.remove("");
-    receiverAuthentication = new ReceiverAuthentication(() -> receiverTokens, withoutToken,
+    boolean tokenRequired = !settingReceiverTokens.isEmpty() || receiverTokensFile != null;
+    receiverAuthentication = new ReceiverAuthentication(() -> receiverTokens, tokenRequired, withoutToken,
         grpcTls && tls.asksForClientCertificates(), registry);
-    httpAuthentication = new HttpAuthentication(() -> users, config.string("auth.anonymous"), registry);
+    httpAuthentication = new HttpAuthentication(() -> users, config.string("auth.anonymous"), usersFile != null,
+        registry);
   }
 
   private static WatchedFile file(String path) {
@@ -155,10 +157,11 @@ public final class Security {
 
   /** One line for the start log: what is asked of callers (never a secret). */
   public String summary() {
+    boolean tokens = receiverTokensFile != null || !settingReceiverTokens.isEmpty();
     return String.format("receivers: %s; GraphQL: %s, anonymous callers %s; TLS: gRPC %s, HTTP %s%s",
-        receiverTokens.isEmpty() ? "no token" : "token", users.isEmpty() ? "no users" : users.users().size()
-            + " users and tokens", describe(httpAuthentication.anonymousRole(users)), grpcTls ? "on" : "off",
-        httpTls ? "on" : "off", asksForClientCertificates() ? " (client certificates)" : "");
+        tokens ? "token" : "no token", users.isEmpty() ? "no users" : users.users().size() + " users and tokens",
+        describe(httpAuthentication.anonymousRole(users)), grpcTls ? "on" : "off", httpTls ? "on" : "off",
+        asksForClientCertificates() ? " (client certificates asked for)" : "");
   }
 
   private static String describe(io.sextant.query.graphql.Caller.Role role) {
