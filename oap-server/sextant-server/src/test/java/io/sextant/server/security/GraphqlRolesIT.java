@@ -1,6 +1,7 @@
 package io.sextant.server.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import at.favre.lib.crypto.bcrypt.BCrypt;
 import ch.qos.logback.classic.Logger;
@@ -69,6 +70,21 @@ class GraphqlRolesIT {
     secured.close();
     shipped.close();
     ((Logger) LoggerFactory.getLogger("sextant.audit")).detachAppender(AUDIT);
+  }
+
+  @Test
+  void eachPortListensOnItsOwnAddress() throws Exception {
+    // 127.0.0.2 is a loopback address of its own on Linux: GraphQL there, receivers on 127.0.0.1.
+    try (TestServer split = new TestServer(Map.of("server.httpHost", "127.0.0.2"))) {
+      HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.2:" + split.httpPort + "/healthz"))
+          .build();
+      assertThat(TestServer.HTTP.send(health, HttpResponse.BodyHandlers.ofString()).body()).isEqualTo("ok");
+      assertThatThrownBy(() -> TestServer.HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+          + split.httpPort + "/healthz")).build(), HttpResponse.BodyHandlers.ofString()))
+          .isInstanceOf(java.net.ConnectException.class);
+      assertThat(split.stream(io.sextant.server.testing.Bookinfo.standard(System.currentTimeMillis()).messages(10))
+          .getCode()).isEqualTo(io.grpc.Status.Code.OK);
+    }
   }
 
   private static String hash(String password) {
