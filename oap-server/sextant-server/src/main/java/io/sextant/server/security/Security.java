@@ -159,7 +159,7 @@ public final class Security {
   public String summary() {
     boolean tokens = receiverTokensFile != null || !settingReceiverTokens.isEmpty();
     return String.format("receivers: %s; GraphQL: %s, anonymous callers %s; TLS: gRPC %s, HTTP %s%s",
-        tokens ? "token" : "no token", users.isEmpty() ? "no users" : users.users().size() + " users and tokens",
+        tokens ? "token" : "no token", users.isEmpty() ? "no users or tokens" : "users and tokens configured",
         describe(httpAuthentication.anonymousRole(users)), grpcTls ? "on" : "off", httpTls ? "on" : "off",
         asksForClientCertificates() ? " (client certificates asked for)" : "");
   }
