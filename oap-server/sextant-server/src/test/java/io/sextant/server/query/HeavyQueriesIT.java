@@ -60,6 +60,7 @@ class HeavyQueriesIT {
     long slowestProbe = 0;
     long slowestSmall = 0;
     int smallQueries = 0;
+    java.util.List<Long> smallMillis = new java.util.ArrayList<>();
     Thread.sleep(300); // the heavy request's fields are queued by now
     while (!answer.isDone()) {
       long probe = System.nanoTime();
@@ -75,6 +76,7 @@ class HeavyQueriesIT {
         assertThat(dashboard.path("errors").size()).as("a small request while the heavy one runs: %s", dashboard)
             .isZero();
         slowestSmall = Math.max(slowestSmall, System.nanoTime() - small);
+        smallMillis.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - small));
         smallQueries++;
       }
       Thread.sleep(50);
@@ -89,8 +91,11 @@ class HeavyQueriesIT {
     assertThat(tookMillis).as("answered when due, before the server's 3 s timeout").isLessThan(3_000);
     assertThat(TimeUnit.NANOSECONDS.toMillis(slowestProbe)).as("the slowest /readyz meanwhile").isLessThan(500);
     assertThat(smallQueries).as("small requests answered while the heavy one ran").isPositive();
-    // Without a lane per request the small ones queued behind the heavy one's hundreds of fields.
-    assertThat(TimeUnit.NANOSECONDS.toMillis(slowestSmall)).as("the slowest small request meanwhile").isLessThan(1_000);
+    // Without a lane per request the small ones queued behind the heavy one's hundreds of fields (2 s
+    // each); the median stays clear of one pause of a loaded CI machine, which the slowest does not.
+    java.util.Collections.sort(smallMillis);
+    assertThat(smallMillis.get(smallMillis.size() / 2)).as("the median small request meanwhile: %s", smallMillis)
+        .isLessThan(500);
 
     // Nothing goes on computing once the answer is out: the JVM (server and test) is nearly idle.
     OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
