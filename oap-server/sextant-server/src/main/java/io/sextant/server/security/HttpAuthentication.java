@@ -56,18 +56,16 @@ public final class HttpAuthentication {
           + " (Authorization: Basic) or a token (Authorization: Bearer)") : new Outcome(Caller.anonymous(anonymous),
           null, null);
     }
-    String value = authorization.strip();
-    int space = value.indexOf(' ');
-    String scheme = space < 0 ? "" : value.substring(0, space);
-    String credentials = space < 0 ? value : value.substring(space + 1).strip();
-    if (scheme.equalsIgnoreCase("Basic")) {
-      return basic(now, credentials);
+    Authorization header = Authorization.parse(authorization);
+    if (header.scheme().equalsIgnoreCase("Basic")) {
+      return basic(now, header.credentials());
     }
-    if (scheme.isEmpty() || scheme.equalsIgnoreCase("Bearer")) {
-      if (now.editorTokens().matches(credentials)) {
+    String token = header.bearerToken();
+    if (token != null) {
+      if (now.editorTokens().matches(token)) {
         return new Outcome(new Caller("token", Role.EDITOR), null, null);
       }
-      if (now.viewerTokens().matches(credentials)) {
+      if (now.viewerTokens().matches(token)) {
         return new Outcome(new Caller("token", Role.VIEWER), null, null);
       }
       return refuse("wrong_token", "the bearer token is not one this Sextant accepts");
@@ -132,6 +130,24 @@ public final class HttpAuthentication {
   private Outcome refuse(String reason, String message) {
     registry.counter("sextant_http_unauthenticated", "reason", reason).increment();
     return new Outcome(null, reason, message);
+  }
+
+  /**
+   * An {@code Authorization} value split into its scheme (empty for a bare value, as swctl's
+   * {@code --authorization} may send one) and its credentials.
+   */
+  record Authorization(String scheme, String credentials) {
+    static Authorization parse(String authorization) {
+      String value = authorization.strip();
+      int space = value.indexOf(' ');
+      return space < 0 ? new Authorization("", value)
+          : new Authorization(value.substring(0, space), value.substring(space + 1).strip());
+    }
+
+    /** The token of a {@code Bearer} or bare value; null for any other scheme. */
+    String bearerToken() {
+      return scheme.isEmpty() || scheme.equalsIgnoreCase("Bearer") ? credentials : null;
+    }
   }
 
   /** A caller, or the reason and message of a refusal. */

@@ -2,11 +2,10 @@ package io.sextant.server.security;
 
 import com.linecorp.armeria.common.TlsProvider;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sextant.query.graphql.Caller.Role;
 import io.sextant.server.config.SextantConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.HashSet;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,12 +60,9 @@ public final class Security {
     } catch (IOException | RuntimeException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
-    Set<String> withoutToken = new HashSet<>(Arrays.asList(config.string("auth.receiversWithoutToken")
-        .split("[,\\s]+")));
-    withoutToken.remove("");
-    boolean tokenRequired = !settingReceiverTokens.isEmpty() || receiverTokensFile != null;
-    receiverAuthentication = new ReceiverAuthentication(() -> receiverTokens, tokenRequired, withoutToken,
-        grpcTls && tls.asksForClientCertificates(), registry);
+    Set<String> withoutToken = Set.copyOf(Tokens.split(config.string("auth.receiversWithoutToken")));
+    receiverAuthentication = new ReceiverAuthentication(() -> receiverTokens, receiverTokenRequired(),
+        withoutToken, grpcTls && tls.asksForClientCertificates(), registry);
     httpAuthentication = new HttpAuthentication(() -> users, config.string("auth.anonymous"), usersFile != null,
         registry);
   }
@@ -128,9 +124,8 @@ public final class Security {
     if (authorization == null) {
       return false;
     }
-    String value = authorization.strip();
-    String token = value.regionMatches(true, 0, "Bearer ", 0, 7) ? value.substring(7).strip() : value;
-    return metricsToken.matches(token);
+    String token = HttpAuthentication.Authorization.parse(authorization).bearerToken();
+    return token != null && metricsToken.matches(token);
   }
 
   /** The certificates of the TLS ports, or null when no port speaks TLS. */
@@ -155,16 +150,21 @@ public final class Security {
     return httpClientCertificates;
   }
 
+  /** Set once at start: a tokens file emptied later refuses every call instead of opening the port. */
+  private boolean receiverTokenRequired() {
+    return receiverTokensFile != null || !settingReceiverTokens.isEmpty();
+  }
+
   /** One line for the start log: what is asked of callers (never a secret). */
   public String summary() {
-    boolean tokens = receiverTokensFile != null || !settingReceiverTokens.isEmpty();
     return String.format("receivers: %s; GraphQL: %s, anonymous callers %s; TLS: gRPC %s, HTTP %s%s",
-        tokens ? "token" : "no token", users.isEmpty() ? "no users or tokens" : "users and tokens configured",
+        receiverTokenRequired() ? "token" : "no token",
+        users.isEmpty() ? "no users or tokens" : "users and tokens configured",
         describe(httpAuthentication.anonymousRole(users)), grpcTls ? "on" : "off", httpTls ? "on" : "off",
         asksForClientCertificates() ? " (client certificates asked for)" : "");
   }
 
-  private static String describe(io.sextant.query.graphql.Caller.Role role) {
-    return role == null ? "refused" : role == io.sextant.query.graphql.Caller.Role.EDITOR ? "may write" : "may read";
+  private static String describe(Role role) {
+    return role == null ? "refused" : role == Role.EDITOR ? "may write" : "may read";
   }
 }

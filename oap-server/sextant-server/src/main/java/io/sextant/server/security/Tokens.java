@@ -35,7 +35,12 @@ final class Tokens {
 
   /** From secrets separated by commas, newlines or spaces (a setting or a file). */
   static Tokens parse(String text) {
-    return of(Arrays.asList(text.split("[,\\s]+")));
+    return of(split(text));
+  }
+
+  /** The values of a list separated by commas, newlines or spaces, blanks left out. */
+  static List<String> split(String text) {
+    return Arrays.stream(text.split("[,\\s]+")).filter(v -> !v.isBlank()).toList();
   }
 
   /** From SHA-256 digests in hex, as a users file stores tokens. */

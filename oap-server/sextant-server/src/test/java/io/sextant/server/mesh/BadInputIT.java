@@ -5,17 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import com.linecorp.armeria.client.WebClient;
 import com.linecorp.armeria.client.grpc.GrpcClients;
-import com.linecorp.armeria.common.HttpData;
-import com.linecorp.armeria.common.HttpHeaders;
-import com.linecorp.armeria.common.HttpMethod;
-import com.linecorp.armeria.common.MediaType;
-import com.linecorp.armeria.common.RequestHeaders;
 import io.grpc.Status;
 import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.query.mqe.MqeEntity;
+import io.sextant.server.testing.RawGrpc;
 import io.sextant.server.testing.SextantExtension;
 import io.sextant.server.testing.TestServer;
 import io.sextant.testkit.poll.Poll;
@@ -193,18 +188,8 @@ class BadInputIT {
     for (byte[] p : parts) {
       out.writeBytes(p);
     }
-    var response = WebClient.of("h2c://127.0.0.1:" + sextant().grpcPort).execute(RequestHeaders.builder(
-        HttpMethod.POST, "/skywalking.v3.ServiceMeshMetricService/collect").contentType(
-        MediaType.parse("application/grpc")).add("te", "trailers").build(), HttpData.wrap(out.toByteArray()))
-        .aggregate().join();
-    HttpHeaders status = response.trailers().contains("grpc-status") ? response.trailers() : response.headers();
-    Map<String, String> answer = new java.util.HashMap<>();
-    answer.put("grpc-status", status.get("grpc-status"));
-    if (status.contains("grpc-message")) {
-      answer.put("grpc-message", java.net.URLDecoder.decode(status.get("grpc-message"),
-          StandardCharsets.UTF_8));
-    }
-    return answer;
+    return RawGrpc.call(sextant().grpcPort, "skywalking.v3.ServiceMeshMetricService/collect", Map.of(),
+        out.toByteArray());
   }
 
   @Test

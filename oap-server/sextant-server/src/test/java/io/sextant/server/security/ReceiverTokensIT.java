@@ -2,15 +2,7 @@ package io.sextant.server.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.linecorp.armeria.client.WebClient;
 import com.linecorp.armeria.client.grpc.GrpcClients;
-import com.linecorp.armeria.common.AggregatedHttpResponse;
-import com.linecorp.armeria.common.HttpData;
-import com.linecorp.armeria.common.HttpHeaders;
-import com.linecorp.armeria.common.HttpMethod;
-import com.linecorp.armeria.common.MediaType;
-import com.linecorp.armeria.common.RequestHeaders;
-import com.linecorp.armeria.common.RequestHeadersBuilder;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.health.v1.HealthCheckRequest;
@@ -18,10 +10,9 @@ import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.stub.MetadataUtils;
 import io.sextant.server.testing.Bookinfo;
+import io.sextant.server.testing.RawGrpc;
 import io.sextant.server.testing.TestServer;
 import io.sextant.testkit.poll.Poll;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -134,19 +125,7 @@ class ReceiverTokensIT {
    * header the clients put on the wire; its gRPC status and message.
    */
   private static Map<String, String> rawCall(String method, String token) {
-    RequestHeadersBuilder h = RequestHeaders.builder(HttpMethod.POST, "/" + method)
-        .contentType(MediaType.parse("application/grpc")).add("te", "trailers");
-    if (token != null) {
-      h.add("authentication", token);
-    }
-    AggregatedHttpResponse response = WebClient.of("h2c://127.0.0.1:" + sextant.grpcPort)
-        .execute(h.build(), HttpData.wrap(new byte[5])).aggregate().join();
-    HttpHeaders status = response.trailers().contains("grpc-status") ? response.trailers() : response.headers();
-    Map<String, String> answer = new java.util.HashMap<>();
-    answer.put("grpc-status", status.get("grpc-status"));
-    if (status.contains("grpc-message")) {
-      answer.put("grpc-message", URLDecoder.decode(status.get("grpc-message"), StandardCharsets.UTF_8));
-    }
-    return answer;
+    return RawGrpc.call(sextant.grpcPort, method, token == null ? Map.of() : Map.of("authentication", token),
+        new byte[5]);
   }
 }
