@@ -24,4 +24,12 @@ public interface ManagementStore {
 
   /** Removes the document; false if there was none. */
   boolean delete(String kind, String id);
+
+  /**
+   * Removes the document only if its current version is {@code expectedVersion}, so a removal never
+   * undoes a write it did not see; false if there was none.
+   *
+   * @throws VersionConflictException when the current version is another one
+   */
+  boolean delete(String kind, String id, long expectedVersion);
 }

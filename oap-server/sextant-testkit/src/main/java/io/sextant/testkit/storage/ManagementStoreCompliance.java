@@ -94,6 +94,23 @@ public abstract class ManagementStoreCompliance extends StorageCompliance {
   }
 
   @Test
+  void aVersionedDeleteRemovesOnlyTheVersionItSaw() throws Exception {
+    ManagementStore m = storage.management();
+    m.put("state", "s1", "a", 0);
+    m.put("state", "s1", "b", 1);
+
+    assertThatThrownBy(() -> m.delete("state", "s1", 1)).as("a stale delete would undo a write it never saw")
+        .isInstanceOf(VersionConflictException.class);
+    assertThat(text(m.get("state", "s1").orElseThrow())).isEqualTo("state/s1 v2 b");
+    assertThat(m.delete("state", "s1", 2)).isTrue();
+    assertThat(m.delete("state", "s1", 2)).isFalse();
+    assertThat(m.delete("state", "never", 1)).isFalse();
+    awaitWrites();
+    assertThat(m.get("state", "s1")).isEmpty();
+    assertThat(text(m.put("state", "s1", "again", 0))).isEqualTo("state/s1 v1 again");
+  }
+
+  @Test
   void documentsAreListedByKindInIdOrder() throws Exception {
     ManagementStore m = storage.management();
     m.put("template", "b", "2", 0);

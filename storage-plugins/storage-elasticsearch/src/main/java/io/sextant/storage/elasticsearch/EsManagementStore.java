@@ -109,6 +109,29 @@ final class EsManagementStore implements ManagementStore {
     }
   }
 
+  @Override
+  public boolean delete(String kind, String id, long expectedVersion) {
+    try {
+      Optional<GetResponse<Map<String, Object>>> current = current(kind, id);
+      if (current.isEmpty()) {
+        return false;
+      }
+      if (((Number) current.get().source().get("version")).longValue() != expectedVersion) {
+        throw new VersionConflictException(kind, id, expectedVersion);
+      }
+      return client.delete(r -> r.index(indices.management()).id(docId(kind, id)).ifSeqNo(current.get().seqNo())
+          .ifPrimaryTerm(current.get().primaryTerm()).refresh(Refresh.True)).result() == Result.Deleted;
+    } catch (ElasticsearchException | IOException e) {
+      if (status(e) == CONFLICT) {
+        throw new VersionConflictException(kind, id, expectedVersion);
+      }
+      if (status(e) == NOT_FOUND) {
+        return false;
+      }
+      throw failure("deleting", kind, id, e);
+    }
+  }
+
   /**
    * The HTTP status of a refused request: the typed client reports some as {@link
    * ElasticsearchException}, others (a 409 among them) as the low-level client's {@link

@@ -58,6 +58,19 @@ final class MemoryManagementStore implements ManagementStore {
     return documents.remove(new Key(kind, id)) != null;
   }
 
+  @Override
+  public boolean delete(String kind, String id, long expectedVersion) {
+    boolean[] removed = {false};
+    documents.computeIfPresent(new Key(kind, id), (k, current) -> {
+      if (current.version() != expectedVersion) {
+        throw new VersionConflictException(kind, id, expectedVersion);
+      }
+      removed[0] = true;
+      return null;
+    });
+    return removed[0];
+  }
+
   int size() {
     return documents.size();
   }
