@@ -1,0 +1,327 @@
+package io.sextant.core.alarm;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.sextant.api.storage.ManagedDocument;
+import io.sextant.api.storage.ManagementStore;
+import io.sextant.api.storage.StorageComponent;
+import io.sextant.api.storage.VersionConflictException;
+import io.sextant.api.time.Step;
+import io.sextant.api.time.TimeBuckets;
+import io.sextant.core.alarm.AlarmState.Pending;
+import io.sextant.core.alarm.AlarmState.Status;
+import io.sextant.core.alarm.hook.HookDispatcher;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Evaluates every rule once per closed minute and acts on what changed. Every collector runs one,
+ * with no coordinator: the state of each (rule, entity) is a management document written with the
+ * version it replaces, so of all collectors deciding a minute exactly one succeeds, and only it
+ * stores the alarm and calls the hooks. What it must still deliver is kept in the document
+ * ({@link Pending}) until every hook answered, so a collector that dies mid-delivery leaves it to
+ * another after {@code takeoverMillis}.
+ */
+public final class AlarmEngine {
+  private static final Logger LOG = LoggerFactory.getLogger(AlarmEngine.class);
+  private static final int CONFLICT_RETRIES = 5;
+  /** Minutes a restarted or paused evaluator catches up; older ones are not evaluated. */
+  private static final int MAX_CATCH_UP_MINUTES = 5;
+
+  private final StorageComponent storage;
+  private final RuleEvaluator evaluator;
+  private final TimeBuckets buckets;
+  private final AlarmRules rules;
+  private final HookDispatcher dispatcher;
+  private final Executor settle;
+  private final long closedAfterMillis;
+  private final long takeoverMillis;
+  private final Counter fired;
+  private final Counter recovered;
+  private final Counter lostRaces;
+  private final Counter failures;
+  private final Counter skippedEntities;
+  private final Counter takenOver;
+  private final Timer evaluation;
+  private volatile long lastMinute;
+
+  /**
+   * @param closedAfterMillis how long after a minute's end all collectors have stored it (the grace
+   *     minutes, the closed-minute collection interval and a margin)
+   * @param settle where delivery outcomes are written back (off the hook threads)
+   */
+  public AlarmEngine(StorageComponent storage, RuleEvaluator evaluator, TimeBuckets buckets,
+      AlarmRules rules, HookDispatcher dispatcher, Executor settle,
+      long closedAfterMillis, long takeoverMillis, MeterRegistry registry) {
+    this.storage = storage;
+    this.evaluator = evaluator;
+    this.buckets = buckets;
+    this.rules = rules;
+    this.dispatcher = dispatcher;
+    this.settle = settle;
+    this.closedAfterMillis = closedAfterMillis;
+    this.takeoverMillis = takeoverMillis;
+    this.fired = Counter.builder("sextant_alarms_fired").description("alarms fired by this collector")
+        .register(registry);
+    this.recovered = Counter.builder("sextant_alarms_recovered")
+        .description("alarms this collector declared recovered").register(registry);
+    this.lostRaces = Counter.builder("sextant_alarm_decisions_taken_elsewhere")
+        .description("minutes of an entity another collector decided first").register(registry);
+    this.failures = Counter.builder("sextant_alarm_rule_failures")
+        .description("rule evaluations that failed (storage errors); the next minute tries again")
+        .register(registry);
+    this.skippedEntities = Counter.builder("sextant_alarm_entities_skipped")
+        .description("entities past alarm.maxEntitiesPerRule, not evaluated").register(registry);
+    this.takenOver = Counter.builder("sextant_alarm_deliveries_taken_over")
+        .description("deliveries another collector left unfinished, made by this one").register(registry);
+    this.evaluation = Timer.builder("sextant_alarm_evaluation").description("one minute's evaluation of all rules")
+        .register(registry);
+  }
+
+  /** The newest minute every collector has stored: the one ended {@code closedAfterMillis} ago. */
+  public long lastClosedMinute() {
+    return TimeBuckets.plus(buckets.minuteBucket(buckets.nowMillis() - closedAfterMillis), Step.MINUTE, -1);
+  }
+
+  /** Evaluates the minutes closed since the last call (at most a few). Called every few seconds. */
+  public void tick() {
+    long closed = lastClosedMinute();
+    if (closed <= lastMinute) {
+      return;
+    }
+    long from = lastMinute == 0 ? closed : TimeBuckets.plus(lastMinute, Step.MINUTE, 1);
+    long oldest = TimeBuckets.plus(closed, Step.MINUTE, -(MAX_CATCH_UP_MINUTES - 1));
+    for (long minute = Math.max(from, oldest); minute <= closed; minute = TimeBuckets.plus(minute, Step.MINUTE, 1)) {
+      evaluate(minute);
+    }
+    lastMinute = closed;
+  }
+
+  /** Evaluates every rule over the window ending at {@code minute}, and takes over stale deliveries. */
+  public void evaluate(long minute) {
+    evaluation.record(() -> {
+      ManagementStore management = storage.management();
+      Map<String, ManagedDocument> states = new HashMap<>();
+      management.list(AlarmState.KIND).forEach(d -> states.put(d.id(), d));
+      Set<String> ruleNames = new HashSet<>();
+      for (AlarmRule rule : rules.all()) {
+        ruleNames.add(rule.name());
+        if (rule.enabled()) {
+          evaluate(rule, minute, states);
+        }
+      }
+      for (ManagedDocument d : states.values()) {
+        String rule = d.id().substring(0, d.id().indexOf('|'));
+        if (!ruleNames.contains(rule)) {
+          forget(d);
+        } else {
+          takeOver(rule, d);
+        }
+      }
+    });
+  }
+
+  private void evaluate(AlarmRule rule, long minute, Map<String, ManagedDocument> states) {
+    RuleEvaluator.Outcome outcome;
+    try {
+      outcome = evaluator.evaluate(rule, minute, buckets);
+    } catch (RuntimeException e) {
+      failures.increment();
+      LOG.warn("alarm rule {} could not be evaluated for minute {}: {}", rule.name(), minute, e.toString());
+      return;
+    }
+    skippedEntities.increment(outcome.skipped());
+    Set<String> seen = new HashSet<>();
+    for (RuleEvaluator.Verdict v : outcome.verdicts()) {
+      String id = AlarmState.id(rule.name(), v.entity().id());
+      seen.add(id);
+      decide(rule, v.entity(), v, states.get(id), minute);
+    }
+    // Entities that are alarmed and had no data this window: their rule is not broken.
+    String prefix = rule.name() + "|";
+    for (ManagedDocument d : List.copyOf(states.values())) {
+      if (d.id().startsWith(prefix) && !seen.contains(d.id())) {
+        AlarmState s = AlarmJson.state(d.body());
+        try {
+          decide(rule, AlarmEntity.of(rule.scope(), s.entityId()), null, d, minute);
+        } catch (IllegalArgumentException e) {
+          forget(d);
+        }
+      }
+    }
+  }
+
+  /** Moves one entity's state by one minute, unless another collector already did. */
+  private void decide(AlarmRule rule, AlarmEntity entity, RuleEvaluator.Verdict verdict, ManagedDocument doc,
+      long minute) {
+    String id = AlarmState.id(rule.name(), entity.id());
+    boolean breached = verdict != null && verdict.breached();
+    for (int attempt = 0; attempt < CONFLICT_RETRIES; attempt++) {
+      AlarmState before = doc == null ? AlarmState.normal(entity.id()) : AlarmJson.state(doc.body());
+      if (doc != null && before.lastMinute() >= minute) {
+        lostRaces.increment();
+        return;
+      }
+      if (doc == null && !breached) {
+        return;
+      }
+      long now = buckets.nowMillis();
+      AlarmMessage alarm = breached ? alarm(rule, entity, verdict, minute, now) : null;
+      AlarmTransitions.Step step = AlarmTransitions.next(rule, before, breached, minute, alarm, now);
+      AlarmState next = step.next();
+      List<Pending> toDeliver = new ArrayList<>();
+      for (AlarmMessage m : new AlarmMessage[] {step.fired(), step.recovered()}) {
+        if (m != null) {
+          Pending p = new Pending(m, rules.hooks().idsFor(rule), now);
+          toDeliver.add(p);
+          next = next.withPending(p);
+        }
+      }
+      try {
+        store(id, next, doc);
+      } catch (VersionConflictException e) {
+        doc = storage.management().get(AlarmState.KIND, id).orElse(null);
+        continue;
+      }
+      if (step.fired() != null) {
+        fired.increment();
+        LOG.info("alarm {}: {} ({})", rule.name(), step.fired().alarmMessage(), step.fired().uuid());
+      }
+      if (step.recovered() != null) {
+        recovered.increment();
+        LOG.info("alarm {} recovered: {} ({})", rule.name(), entity.name(), step.recovered().uuid());
+      }
+      toDeliver.forEach(p -> deliver(rule.name(), entity.id(), p));
+      return;
+    }
+    lostRaces.increment();
+  }
+
+  /** A stored state, or none when it is the resting one; versions checked both ways. */
+  private void store(String id, AlarmState next, ManagedDocument doc) {
+    ManagementStore management = storage.management();
+    if (resting(next)) {
+      if (doc != null && !management.delete(AlarmState.KIND, id, doc.version())) {
+        throw new VersionConflictException(AlarmState.KIND, id, doc.version());
+      }
+    } else {
+      management.put(AlarmState.KIND, id, AlarmJson.stateBody(next), doc == null ? 0 : doc.version());
+    }
+  }
+
+  private static boolean resting(AlarmState s) {
+    return s.status() == Status.NORMAL && s.silenceLeft() == 0 && s.pending().isEmpty();
+  }
+
+  /** Stores the alarm, then calls its hooks; each answer (or give-up) is written back to the state. */
+  private void deliver(String ruleName, String entityId, Pending p) {
+    try {
+      storage.records().write(List.of(AlarmRecords.toRecord(p.message(), entityId)));
+    } catch (RuntimeException e) {
+      LOG.warn("alarm {} not stored yet ({}); it is delivered again after {} s", p.message().uuid(), e.toString(),
+          takeoverMillis / 1000);
+      return;
+    }
+    if (p.hooks().isEmpty()) {
+      settle.execute(() -> delivered(ruleName, entityId, p, null));
+    }
+    for (String hook : p.hooks()) {
+      dispatcher.deliver(hook, rules.hooks().calls(hook, p.message()))
+          .whenComplete((ok, e) -> settle.execute(() -> delivered(ruleName, entityId, p, hook)));
+    }
+  }
+
+  /** Removes a delivered hook (all of them when {@code hook} is null) from the state's outbox. */
+  private void delivered(String ruleName, String entityId, Pending p, String hook) {
+    String id = AlarmState.id(ruleName, entityId);
+    for (int attempt = 0; attempt < CONFLICT_RETRIES; attempt++) {
+      try {
+        ManagedDocument doc = storage.management().get(AlarmState.KIND, id).orElse(null);
+        if (doc == null) {
+          return;
+        }
+        AlarmState s = AlarmJson.state(doc.body());
+        List<Pending> left = new ArrayList<>();
+        for (Pending q : s.pending()) {
+          if (!same(q, p)) {
+            left.add(q);
+            continue;
+          }
+          List<String> hooksLeft = new ArrayList<>(q.hooks());
+          if (hook == null) {
+            hooksLeft.clear();
+          } else {
+            hooksLeft.remove(hook);
+          }
+          if (!hooksLeft.isEmpty()) {
+            left.add(new Pending(q.message(), hooksLeft, q.claimedMillis()));
+          }
+        }
+        store(id, s.withPending(left), doc);
+        return;
+      } catch (VersionConflictException e) {
+        // Another minute's decision or delivery wrote it meanwhile: read again.
+      } catch (RuntimeException e) {
+        LOG.warn("alarm {}: recording its delivery failed ({}); it may be delivered again", p.message().uuid(),
+            e.toString());
+        return;
+      }
+    }
+  }
+
+  private static boolean same(Pending a, Pending b) {
+    return a.message().uuid().equals(b.message().uuid())
+        && a.message().recoveryTime() == b.message().recoveryTime();
+  }
+
+  /** Delivers what a collector claimed more than {@code takeoverMillis} ago and did not finish. */
+  private void takeOver(String ruleName, ManagedDocument doc) {
+    AlarmState s = AlarmJson.state(doc.body());
+    long now = buckets.nowMillis();
+    List<Pending> stale = s.pending().stream().filter(p -> p.claimedMillis() < now - takeoverMillis).toList();
+    if (stale.isEmpty()) {
+      return;
+    }
+    List<Pending> claimed = s.pending().stream()
+        .map(p -> stale.contains(p) ? new Pending(p.message(), p.hooks(), now) : p).toList();
+    try {
+      storage.management().put(AlarmState.KIND, doc.id(), AlarmJson.stateBody(s.withPending(claimed)),
+          doc.version());
+    } catch (VersionConflictException e) {
+      return; // someone else is at it
+    }
+    for (Pending p : claimed) {
+      if (p.claimedMillis() == now) {
+        takenOver.increment();
+        deliver(ruleName, s.entityId(), p);
+      }
+    }
+  }
+
+  private void forget(ManagedDocument d) {
+    try {
+      storage.management().delete(AlarmState.KIND, d.id(), d.version());
+    } catch (VersionConflictException e) {
+      // changed meanwhile: the next minute looks again
+    }
+  }
+
+  private AlarmMessage alarm(AlarmRule rule, AlarmEntity entity, RuleEvaluator.Verdict verdict, long minute,
+      long now) {
+    String key = rule.name() + "|" + entity.id() + "|" + minute;
+    String uuid = UUID.nameUUIDFromBytes(key.getBytes(StandardCharsets.UTF_8)).toString();
+    return new AlarmMessage(uuid, entity.scopeId(), entity.scope().name(), entity.name(), entity.id0(),
+        entity.id1(), rule.name(), rule.messageFor(entity), now, 0, rule.tags(), rules.hooks().idsFor(rule),
+        new AlarmMessage.Snapshot(rule.expression(), verdict.snapshot()));
+  }
+}

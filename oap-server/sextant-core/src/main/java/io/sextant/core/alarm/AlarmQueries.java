@@ -1,0 +1,127 @@
+package io.sextant.core.alarm;
+
+import io.sextant.api.storage.RecordQuery;
+import io.sextant.api.storage.StorageComponent;
+import io.sextant.api.storage.StoredRecord;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+
+/**
+ * Alarms as {@code getAlarm} asks for them: started in a time range, of a scope, whose message
+ * holds a keyword, carrying every given tag (a tag without a value matches any value), newest first,
+ * one page. At most {@value #MAX_MATCHES} alarms of the range are read and filtered.
+ */
+public final class AlarmQueries {
+  public static final int MAX_MATCHES = 10_000;
+
+  private final Supplier<StorageComponent> storage;
+
+  public AlarmQueries(Supplier<StorageComponent> storage) {
+    this.storage = storage;
+  }
+
+  /** A tag filter; {@code value} null matches any value of the key. */
+  public record TagFilter(String key, String value) {}
+
+  public record Condition(long startMillis, long endMillis, String scope, String keyword, List<TagFilter> tags,
+      int pageNum, int pageSize) {
+    public Condition {
+      tags = tags == null ? List.of() : List.copyOf(tags);
+    }
+  }
+
+  public List<AlarmMessage> alarms(Condition c) {
+    if (c.pageSize() < 0 || c.pageNum() < 0) {
+      throw new IllegalArgumentException("paging needs a pageNum of 1 or more and a pageSize of 0 or more");
+    }
+    int page = Math.max(1, c.pageNum());
+    long from = (long) c.pageSize() * (page - 1);
+    if (from + c.pageSize() > MAX_MATCHES) {
+      throw new IllegalArgumentException("pageNum × pageSize must not exceed " + MAX_MATCHES);
+    }
+    List<String> storeTags = new ArrayList<>();
+    if (c.scope() != null && !c.scope().isEmpty()) {
+      storeTags.add(StoredRecord.tag(AlarmRecords.SCOPE, storeScope(c.scope())));
+    }
+    for (TagFilter t : c.tags()) {
+      if (t.value() != null) {
+        storeTags.add(StoredRecord.tag(AlarmRecords.TAG + t.key(), t.value()));
+      }
+    }
+    String keyword = c.keyword() == null ? "" : c.keyword().toLowerCase(Locale.ROOT);
+    List<AlarmMessage> matches = new ArrayList<>();
+    for (StoredRecord r : read(c.startMillis(), c.endMillis(), storeTags)) {
+      AlarmMessage m = AlarmRecords.fromRecord(r);
+      if (m.alarmMessage().toLowerCase(Locale.ROOT).contains(keyword) && hasKeys(m, c.tags())) {
+        matches.add(m);
+      }
+    }
+    matches.sort(Comparator.comparingLong(AlarmMessage::startTime).reversed().thenComparing(AlarmMessage::uuid));
+    if (from >= matches.size()) {
+      return List.of();
+    }
+    return List.copyOf(matches.subList((int) from, (int) Math.min(matches.size(), from + c.pageSize())));
+  }
+
+  /** Alarms started in each of the given consecutive ranges ({@code getAlarmTrend}). */
+  public List<Integer> trend(List<long[]> ranges) {
+    if (ranges.isEmpty()) {
+      return List.of();
+    }
+    List<Integer> counts = new ArrayList<>();
+    List<StoredRecord> all = read(ranges.get(0)[0], ranges.get(ranges.size() - 1)[1], List.of());
+    for (long[] range : ranges) {
+      counts.add((int) all.stream().filter(r -> r.timeMillis() >= range[0] && r.timeMillis() <= range[1]).count());
+    }
+    return counts;
+  }
+
+  /** The tag keys of alarms in the range, or the values of one key. */
+  public List<String> tagKeys(long startMillis, long endMillis) {
+    TreeSet<String> keys = new TreeSet<>();
+    read(startMillis, endMillis, List.of()).forEach(r -> keys.addAll(AlarmRecords.fromRecord(r).tags().keySet()));
+    return List.copyOf(keys);
+  }
+
+  public List<String> tagValues(String key, long startMillis, long endMillis) {
+    TreeSet<String> values = new TreeSet<>();
+    for (StoredRecord r : read(startMillis, endMillis, List.of())) {
+      String v = AlarmRecords.fromRecord(r).tags().get(key);
+      if (v != null) {
+        values.add(v);
+      }
+    }
+    return List.copyOf(values);
+  }
+
+  private List<StoredRecord> read(long startMillis, long endMillis, List<String> tags) {
+    return storage.get().records().read(new RecordQuery(AlarmRecords.KIND, null, startMillis, endMillis, tags,
+        MAX_MATCHES));
+  }
+
+  private static boolean hasKeys(AlarmMessage m, List<TagFilter> filters) {
+    Map<String, String> tags = m.tags();
+    return filters.stream().allMatch(f -> tags.containsKey(f.key()) && (f.value() == null
+        || f.value().equals(tags.get(f.key()))));
+  }
+
+  /** The query protocol's Scope enum names the stored scope names (Service → SERVICE, ...). */
+  static String storeScope(String queryScope) {
+    return switch (queryScope) {
+      case "Service" -> "SERVICE";
+      case "ServiceInstance" -> "SERVICE_INSTANCE";
+      case "Endpoint" -> "ENDPOINT";
+      case "ServiceRelation" -> "SERVICE_RELATION";
+      case "ServiceInstanceRelation" -> "SERVICE_INSTANCE_RELATION";
+      case "EndpointRelation" -> "ENDPOINT_RELATION";
+      case "Process" -> "PROCESS";
+      case "ProcessRelation" -> "PROCESS_RELATION";
+      default -> queryScope;
+    };
+  }
+}

@@ -1,0 +1,168 @@
+package io.sextant.core.alarm;
+
+import io.sextant.api.storage.ForwardingStorageComponent;
+import io.sextant.api.storage.MetricPartial;
+import io.sextant.api.storage.MetricsStore;
+import io.sextant.api.storage.PartialRow;
+import io.sextant.api.storage.StorageComponent;
+import io.sextant.api.time.Step;
+import io.sextant.api.time.TimeBuckets;
+import io.sextant.core.metric.MetricCatalog;
+import io.sextant.core.query.MetadataQueries;
+import io.sextant.core.query.MetricQueries;
+import io.sextant.core.query.mqe.KeyValue;
+import io.sextant.core.query.mqe.Mqe;
+import io.sextant.core.query.mqe.MqeResult;
+import io.sextant.core.query.mqe.MqeValue;
+import io.sextant.core.query.mqe.Series;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Evaluates one rule for every entity with data in its window: each metric the rule reads is read
+ * once for all entities (one storage request per metric, every collector's partials), then the
+ * expression runs per entity over those partials in memory.
+ */
+public final class RuleEvaluator {
+  private final StorageComponent storage;
+  private final MetricCatalog catalog;
+  private final int maxEntities;
+
+  /** {@code maxEntities} bounds the entities one rule looks at per minute; past it the rest are skipped. */
+  public RuleEvaluator(StorageComponent storage, MetricCatalog catalog, int maxEntities) {
+    this.storage = storage;
+    this.catalog = catalog;
+    this.maxEntities = maxEntities;
+  }
+
+  /** What one rule found over the window ending at {@code minute}; {@code skipped} entities past the bound. */
+  public record Outcome(List<Verdict> verdicts, int skipped) {}
+
+  /**
+   * One entity's answer: {@code breached} when the expression gave 1; {@code snapshot} the values of
+   * each metric in the window (SkyWalking's alarm snapshot).
+   */
+  public record Verdict(AlarmEntity entity, boolean breached, List<MetricValues> snapshot) {}
+
+  /** One metric's values in the window, per label combination: points {@code (bucket start millis, value)}. */
+  public record MetricValues(String metric, List<KeyValue> labels, List<MqeValue> values) {}
+
+  /** The minute buckets of the rule's window, oldest first, ending at {@code minute}. */
+  public static List<Long> window(AlarmRule rule, long minute) {
+    return window(rule.period(), minute);
+  }
+
+  static List<Long> window(int period, long minute) {
+    List<Long> buckets = new ArrayList<>(period);
+    for (int i = period - 1; i >= 0; i--) {
+      buckets.add(TimeBuckets.plus(minute, Step.MINUTE, -i));
+    }
+    return buckets;
+  }
+
+  public Outcome evaluate(AlarmRule rule, long minute, TimeBuckets buckets) {
+    List<Long> window = window(rule, minute);
+    Map<String, Map<String, List<MetricPartial>>> byMetric = new HashMap<>();
+    TreeSet<String> entityIds = new TreeSet<>();
+    for (String metric : rule.metrics()) {
+      Map<String, List<MetricPartial>> byEntity = new HashMap<>();
+      for (MetricPartial p : storage.metrics().read(metric, null, Step.MINUTE, window.get(0),
+          window.get(window.size() - 1))) {
+        byEntity.computeIfAbsent(p.entityId(), e -> new ArrayList<>()).add(p);
+        entityIds.add(baseId(p.entityId()));
+      }
+      byMetric.put(metric, byEntity);
+    }
+    MetricQueries window1 = new MetricQueries(new Prefetched(storage, byMetric), catalog,
+        new MetadataQueries(storage));
+    List<Verdict> verdicts = new ArrayList<>();
+    int skipped = 0;
+    for (String id : entityIds) {
+      AlarmEntity entity;
+      try {
+        entity = AlarmEntity.of(rule.scope(), id);
+      } catch (IllegalArgumentException e) {
+        continue; // not an entity of this scope (e.g. a relation id from another family)
+      }
+      if (!rule.watches(entity.name())) {
+        continue;
+      }
+      if (verdicts.size() >= maxEntities) {
+        skipped++;
+        continue;
+      }
+      MqeResult r = Mqe.evaluate(rule.parsed(), window1, entity.mqe(), window, Step.MINUTE);
+      boolean breached = r.error() == null && r.results().stream().flatMap(s -> s.values().stream())
+          .anyMatch(v -> v.value() != null && v.value() == 1.0);
+      verdicts.add(new Verdict(entity, breached, breached ? snapshot(rule, window1, entity, window, buckets)
+          : List.of()));
+    }
+    return new Outcome(verdicts, skipped);
+  }
+
+  private static List<MetricValues> snapshot(AlarmRule rule, MetricQueries source, AlarmEntity entity,
+      List<Long> window, TimeBuckets buckets) {
+    List<MetricValues> out = new ArrayList<>();
+    for (String metric : rule.metrics()) {
+      for (Series s : source.read(metric, Map.of(), entity.mqe(), window, Step.MINUTE)) {
+        List<MqeValue> values = new ArrayList<>();
+        for (int i = 0; i < window.size(); i++) {
+          values.add(new MqeValue(Long.toString(buckets.startMillis(window.get(i), Step.MINUTE)), s.values()[i]));
+        }
+        out.add(new MetricValues(metric, s.labels(), values));
+      }
+    }
+    return out;
+  }
+
+  /** The id of a metric's entity without the label a data-labelled metric adds. */
+  private static String baseId(String entityId) {
+    int bar = entityId.indexOf('|');
+    return bar < 0 ? entityId : entityId.substring(0, bar);
+  }
+
+  /** Storage whose metrics are the partials read for the window, kept in memory. */
+  private static final class Prefetched extends ForwardingStorageComponent {
+    private final StorageComponent delegate;
+    private final MetricsStore metrics;
+
+    Prefetched(StorageComponent delegate, Map<String, Map<String, List<MetricPartial>>> byMetric) {
+      this.delegate = delegate;
+      this.metrics = new MetricsStore() {
+        @Override
+        public void write(List<PartialRow> rows) {
+          throw new UnsupportedOperationException("an alarm window is read-only");
+        }
+
+        @Override
+        public List<MetricPartial> read(String metric, Collection<String> ids, Step step, long start, long end) {
+          Map<String, List<MetricPartial>> byEntity = byMetric.getOrDefault(metric, Map.of());
+          List<MetricPartial> out = new ArrayList<>();
+          Collection<String> wanted = ids == null ? byEntity.keySet() : ids;
+          for (String id : wanted) {
+            for (MetricPartial p : byEntity.getOrDefault(id, List.of())) {
+              if (p.step() == step && p.bucket() >= start && p.bucket() <= end) {
+                out.add(p);
+              }
+            }
+          }
+          return out;
+        }
+      };
+    }
+
+    @Override
+    protected StorageComponent delegate() {
+      return delegate;
+    }
+
+    @Override
+    public MetricsStore metrics() {
+      return metrics;
+    }
+  }
+}

@@ -1,0 +1,174 @@
+package io.sextant.core.alarm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sextant.api.model.CallProtocol;
+import io.sextant.api.model.CallRecord;
+import io.sextant.api.model.DetectPoint;
+import io.sextant.api.model.Layer;
+import io.sextant.api.storage.RecordQuery;
+import io.sextant.api.storage.StoredRecord;
+import io.sextant.api.time.TimeBuckets;
+import io.sextant.core.aggregate.Aggregator;
+import io.sextant.core.aggregate.AggregatorLimits;
+import io.sextant.core.alarm.hook.HookDispatcher;
+import io.sextant.core.dispatch.RecordKindDispatcher;
+import io.sextant.core.flush.Flusher;
+import io.sextant.core.flush.FlusherConfig;
+import io.sextant.core.metric.MetricCatalog;
+import io.sextant.core.metric.MetricFamilies;
+import io.sextant.storage.memory.MemoryStorage;
+import io.sextant.storage.memory.MemoryStorageConfig;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two collectors' engines on one store decide every minute together: the alarm is stored once and
+ * each hook is called once for the firing and once for the recovery.
+ */
+class AlarmEngineTest {
+  private static final long MINUTE = 60_000;
+  private final MetricCatalog catalog = MetricFamilies.catalog(500);
+  private final TimeBuckets buckets = new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC());
+  private final MemoryStorage storage = new MemoryStorage(new MemoryStorageConfig(1_000_000));
+  private final List<JsonNode> received = Collections.synchronizedList(new ArrayList<>());
+  private final List<HookDispatcher> dispatchers = new ArrayList<>();
+  private HttpServer webhook;
+
+  @AfterEach
+  void stop() {
+    dispatchers.forEach(HookDispatcher::close);
+    if (webhook != null) {
+      webhook.stop(0);
+    }
+  }
+
+  @Test
+  void twoCollectorsFireAndRecoverEachAlarmExactlyOnce() throws Exception {
+    startWebhook();
+    long now = System.currentTimeMillis();
+    Aggregator aggregator = new Aggregator(catalog, RecordKindDispatcher.standard(10_000), buckets,
+        new AggregatorLimits(100_000, 60, 10), new SimpleMeterRegistry());
+    // reviews is slow in minutes -7 to -5, fast after; ratings is always fast.
+    for (int m = 7; m >= 2; m--) {
+      long t = now - m * MINUTE;
+      calls(aggregator, t, "reviews", m >= 5 ? 1500 : 100);
+      calls(aggregator, t, "ratings", 100);
+    }
+    Flusher flusher = new Flusher(aggregator, storage, buckets, new FlusherConfig(60_000, 60_000, 0, 1, 64L << 20),
+        "c1", new SimpleMeterRegistry());
+    flusher.flush(true);
+
+    Map<String, Object> rule = new LinkedHashMap<>();
+    rule.put("expression", "sum(service_resp_time > 1000) >= 2");
+    rule.put("period", 3);
+    rule.put("silence-period", 5);
+    rule.put("message", "Response time of service {name} is more than 1000ms in 2 minutes of last 3 minutes");
+    rule.put("tags", Map.of("level", "WARNING"));
+    AlarmSettings settings = AlarmSettings.parse(Map.of("rules", Map.of("service_resp_time_rule", rule),
+        "hooks", Map.of("webhook", Map.of("default", Map.of("is-default", true, "urls",
+            List.of("http://127.0.0.1:" + webhook.getAddress().getPort() + "/alarm"), "headers",
+            Map.of("Authorization", "Bearer hook-token"))))), catalog);
+    AlarmEngine first = engine(settings);
+    AlarmEngine second = engine(settings);
+
+    ExecutorService both = Executors.newFixedThreadPool(2);
+    try {
+      for (int m = 7; m >= 2; m--) {
+        long minute = buckets.minuteBucket(now - m * MINUTE);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<?>> done = new ArrayList<>();
+        for (AlarmEngine engine : List.of(first, second)) {
+          done.add(both.submit(() -> {
+            go.await();
+            engine.evaluate(minute);
+            return null;
+          }));
+        }
+        go.countDown();
+        for (Future<?> f : done) {
+          f.get();
+        }
+      }
+    } finally {
+      both.shutdownNow();
+    }
+
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (received.size() < 2 && System.currentTimeMillis() < deadline) {
+      Thread.sleep(20);
+    }
+    Thread.sleep(300); // a duplicate would arrive by now
+    assertThat(received).as("one call for the firing, one for the recovery").hasSize(2);
+    JsonNode fired = received.get(0).get(0);
+    JsonNode recovered = received.get(1).get(0);
+    assertThat(fired.get("ruleName").asText()).isEqualTo("service_resp_time_rule");
+    assertThat(fired.get("name").asText()).isEqualTo("reviews");
+    assertThat(fired.get("scopeId").asInt()).isEqualTo(1);
+    assertThat(fired.get("scope").asText()).isEqualTo("SERVICE");
+    assertThat(fired.get("alarmMessage").asText())
+        .isEqualTo("Response time of service reviews is more than 1000ms in 2 minutes of last 3 minutes");
+    assertThat(fired.has("recoveryTime")).isFalse();
+    assertThat(fired.get("tags").get(0).get("key").asText()).isEqualTo("level");
+    assertThat(fired.get("snapshot").get("metrics").get(0).get("values")).hasSize(3);
+    assertThat(recovered.get("uuid").asText()).isEqualTo(fired.get("uuid").asText());
+    assertThat(recovered.get("recoveryTime").asLong()).isGreaterThan(fired.get("startTime").asLong() - 1);
+
+    List<StoredRecord> alarms = storage.records().read(new RecordQuery(AlarmRecords.KIND, null, 0, Long.MAX_VALUE,
+        List.of(), 100));
+    assertThat(alarms).hasSize(1);
+    AlarmMessage stored = AlarmRecords.fromRecord(alarms.get(0));
+    assertThat(stored.name()).isEqualTo("reviews");
+    assertThat(stored.recovered()).isTrue();
+    assertThat(stored.snapshot().metrics().get(0).values()).extracting(v -> v.value())
+        .as("the window that broke the rule: minutes -8 (no data), -7 and -6").containsExactly(null, 1500.0, 1500.0);
+  }
+
+  private AlarmEngine engine(AlarmSettings settings) {
+    AlarmRules rules = new AlarmRules(storage::management, catalog);
+    rules.useFile(settings);
+    HookDispatcher dispatcher = new HookDispatcher(100, 3, Duration.ofMillis(50), Duration.ofSeconds(5),
+        new SimpleMeterRegistry());
+    dispatchers.add(dispatcher);
+    return new AlarmEngine(storage, new RuleEvaluator(storage, catalog, 10_000), buckets, rules, dispatcher,
+        Runnable::run, 0, 60_000, new SimpleMeterRegistry());
+  }
+
+  private void startWebhook() throws Exception {
+    webhook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    webhook.createContext("/alarm", exchange -> {
+      assertThat(exchange.getRequestHeaders().getFirst("Authorization")).isEqualTo("Bearer hook-token");
+      received.add(AlarmJson.JSON.readTree(new String(exchange.getRequestBody().readAllBytes(),
+          StandardCharsets.UTF_8)));
+      exchange.sendResponseHeaders(200, -1);
+      exchange.close();
+    });
+    webhook.start();
+  }
+
+  private static void calls(Aggregator aggregator, long time, String server, int latency) {
+    for (int i = 0; i < 10; i++) {
+      aggregator.offer(new CallRecord(time, time + latency, "client", "client-0", server, server + "-0", "GET:/",
+          latency, 200, true, CallProtocol.HTTP, DetectPoint.SERVER, "", "", 100, 100, Layer.MESH, Map.of(),
+          Map.of()));
+    }
+  }
+
+}
