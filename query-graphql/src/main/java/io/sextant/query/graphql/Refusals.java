@@ -8,7 +8,6 @@ import java.util.Map;
  * differ from their file are listed by name.
  */
 public final class Refusals {
-  private static final String ALARMS = "Sextant has no alarm rules yet, so it has no alarms to answer with";
   private static final String BROWSER = "browser monitoring is outside Sextant's scope (a service-mesh backend)";
 
   private static final Map<String, String> BY_FILE = Map.of(
@@ -16,8 +15,7 @@ public final class Refusals {
       "profile", "trace profiling is outside Sextant's scope (a service-mesh backend)",
       "log", "logs are outside Sextant's scope (a service-mesh backend)",
       "ondemand-pod-log", "logs are outside Sextant's scope (a service-mesh backend)",
-      "browser-log", BROWSER,
-      "alarm", ALARMS);
+      "browser-log", BROWSER);
 
   private static final Map<String, String> BY_OPERATION = Map.of(
       "getAllBrowserServices", BROWSER,

@@ -14,8 +14,10 @@ import graphql.schema.idl.TypeDefinitionRegistry;
 import io.sextant.api.component.CheckResult;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.query.QueryServices;
+import io.sextant.query.graphql.area.AlarmArea;
 import io.sextant.query.graphql.area.CommonArea;
 import io.sextant.query.graphql.area.ContinuousProfilingArea;
+import io.sextant.query.graphql.area.DurationBounds;
 import io.sextant.query.graphql.area.EbpfProfilingArea;
 import io.sextant.query.graphql.area.EventArea;
 import io.sextant.query.graphql.area.HierarchyArea;
@@ -52,6 +54,9 @@ public final class SextantGraphql {
       "metrics-v2", "metrics-v3", "aggregation", "top-n-records", "record", "trace", "alarm", "log", "profile",
       "ui-configuration", "browser-log", "event", "ebpf-profiling", "continuous-profiling", "hierarchy");
 
+  /** Sextant's own additions, after SkyWalking's files: fields of newer SkyWalking releases, alarm rules. */
+  static final List<String> EXTENSION_FILES = List.of("alarm");
+
   private SextantGraphql() {}
 
   /**
@@ -67,7 +72,8 @@ public final class SextantGraphql {
         new MetadataArea(query.metadata(), limits),
         new TopologyArea(query.topology(), query.metadata(), limits),
         new MetricsArea(query.metrics(), limits, expressions, new TimeBuckets(zone, clock)),
-        new EventArea(query.events(), zone),
+        new EventArea(query.events(), new DurationBounds(zone)),
+        new AlarmArea(query.alarms(), query.events(), new DurationBounds(zone)),
         new MetricsV2Area(query.metrics(), limits, expressions),
         new MetricsV1Area(query.metrics(), limits),
         new RecordsArea(query.records(), limits, zone),
@@ -110,8 +116,12 @@ public final class SextantGraphql {
     RuntimeWiring.Builder wiring = RuntimeWiring.newRuntimeWiring().scalar(LongScalar.LONG);
     areas.forEach(area -> area.wire(wiring));
     RuntimeWiring partial = wiring.build();
-    for (String file : SCHEMA_FILES) {
-      TypeDefinitionRegistry fileTypes = parse(file);
+    List<String> files = new ArrayList<>();
+    SCHEMA_FILES.forEach(f -> files.add("query-protocol/" + f));
+    EXTENSION_FILES.forEach(f -> files.add("schema-extensions/" + f));
+    for (String path : files) {
+      String file = path.substring(path.indexOf('/') + 1);
+      TypeDefinitionRegistry fileTypes = parse(path);
       types.merge(fileTypes);
       for (String root : List.of("Query", "Mutation")) {
         Set<String> wired = partial.getDataFetchers().getOrDefault(root, Map.of()).keySet();
@@ -137,7 +147,7 @@ public final class SextantGraphql {
   }
 
   private static TypeDefinitionRegistry parse(String file) {
-    String path = "query-protocol/" + file + ".graphqls";
+    String path = file + ".graphqls";
     try (InputStream in = SextantGraphql.class.getClassLoader().getResourceAsStream(path)) {
       if (in == null) {
         throw new IllegalStateException("schema file missing from the build: " + path);

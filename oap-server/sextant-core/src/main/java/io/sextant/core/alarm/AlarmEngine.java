@@ -88,6 +88,13 @@ public final class AlarmEngine {
         .register(registry);
   }
 
+  /** The shared states of a rule's alarmed entities (firing, silenced, observing recovery). */
+  public List<AlarmState> states(String ruleName) {
+    String prefix = ruleName + "|";
+    return storage.management().list(AlarmState.KIND).stream().filter(d -> d.id().startsWith(prefix))
+        .map(d -> AlarmJson.state(d.body())).toList();
+  }
+
   /** The newest minute every collector has stored: the one ended {@code closedAfterMillis} ago. */
   public long lastClosedMinute() {
     return TimeBuckets.plus(buckets.minuteBucket(buckets.nowMillis() - closedAfterMillis), Step.MINUTE, -1);
@@ -134,7 +141,7 @@ public final class AlarmEngine {
   private void evaluate(AlarmRule rule, long minute, Map<String, ManagedDocument> states) {
     RuleEvaluator.Outcome outcome;
     try {
-      outcome = evaluator.evaluate(rule, minute, buckets);
+      outcome = evaluator.evaluate(rule, minute);
     } catch (RuntimeException e) {
       failures.increment();
       LOG.warn("alarm rule {} could not be evaluated for minute {}: {}", rule.name(), minute, e.toString());

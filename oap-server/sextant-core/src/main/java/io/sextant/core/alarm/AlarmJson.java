@@ -13,10 +13,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Alarm messages as JSON, in the field names of SkyWalking's webhook payload ({@code scopeId},
- * {@code scope}, {@code name}, {@code id0}, {@code id1}, {@code ruleName}, {@code alarmMessage},
- * {@code startTime}, {@code recoveryTime}, {@code tags} as a list of key/value pairs, {@code
- * hooks}, {@code uuid}) plus the snapshot; the same encoding is the stored record's body.
+ * Alarm messages as JSON exactly as SkyWalking 10.4's webhook posts them ({@code scopeId}, {@code
+ * scope}, {@code name}, {@code id0}, {@code id1}, {@code ruleName}, {@code alarmMessage}, {@code
+ * tags} as key/value pairs, {@code startTime}, {@code hooks}, {@code expression}, {@code
+ * mqeMetricsSnapshot}, {@code uuid}, and {@code recoveryTime} on a recovery); the same encoding is
+ * the stored record's body.
  */
 public final class AlarmJson {
   static final ObjectMapper JSON = new ObjectMapper();
@@ -32,40 +33,40 @@ public final class AlarmJson {
     o.put("id1", m.id1());
     o.put("ruleName", m.ruleName());
     o.put("alarmMessage", m.alarmMessage());
-    o.put("startTime", m.startTime());
-    if (m.recovered()) {
-      o.put("recoveryTime", m.recoveryTime());
-    }
     ArrayNode tags = o.putArray("tags");
     m.tags().forEach((k, v) -> tags.addObject().put("key", k).put("value", v));
+    o.put("startTime", m.startTime());
     ArrayNode hooks = o.putArray("hooks");
     m.hooks().forEach(hooks::add);
-    o.put("uuid", m.uuid());
     if (m.snapshot() != null) {
-      o.set("snapshot", snapshot(m.snapshot()));
+      o.put("expression", m.snapshot().expression());
+      o.set("mqeMetricsSnapshot", snapshot(m.snapshot()));
+    }
+    o.put("uuid", m.uuid());
+    if (m.recovered()) {
+      o.put("recoveryTime", m.recoveryTime());
     }
     return o;
   }
 
-  private static ObjectNode snapshot(AlarmMessage.Snapshot s) {
-    ObjectNode o = JSON.createObjectNode();
-    o.put("expression", s.expression());
-    ArrayNode metrics = o.putArray("metrics");
+  /**
+   * SkyWalking's {@code mqeMetricsSnapshot}: per metric, a JSON string holding its list of values
+   * ({@code {"metric":{"labels":[...]},"values":[{"id":"yyyyMMddHHmm","doubleValue":..,"isEmptyValue":..}]}}).
+   */
+  public static ObjectNode snapshot(AlarmMessage.Snapshot s) {
+    Map<String, ArrayNode> byMetric = new LinkedHashMap<>();
     for (RuleEvaluator.MetricValues mv : s.metrics()) {
-      ObjectNode metric = metrics.addObject();
-      metric.put("name", mv.metric());
-      ArrayNode labels = metric.putArray("labels");
+      ObjectNode series = byMetric.computeIfAbsent(mv.metric(), k -> JSON.createArrayNode()).addObject();
+      ArrayNode labels = series.putObject("metric").putArray("labels");
       mv.labels().forEach(l -> labels.addObject().put("key", l.key()).put("value", l.value()));
-      ArrayNode values = metric.putArray("values");
+      ArrayNode values = series.putArray("values");
       for (MqeValue v : mv.values()) {
-        ObjectNode point = values.addObject().put("id", v.id());
-        if (v.value() == null) {
-          point.putNull("value");
-        } else {
-          point.put("value", v.value());
-        }
+        values.addObject().put("id", v.id()).put("doubleValue", v.value() == null ? 0 : v.value())
+            .put("isEmptyValue", v.value() == null);
       }
     }
+    ObjectNode o = JSON.createObjectNode();
+    byMetric.forEach((metric, series) -> o.put(metric, series.toString()));
     return o;
   }
 
@@ -92,22 +93,35 @@ public final class AlarmJson {
     List<String> hooks = new ArrayList<>();
     o.path("hooks").forEach(h -> hooks.add(h.asText()));
     AlarmMessage.Snapshot snapshot = null;
-    if (o.hasNonNull("snapshot")) {
+    if (o.hasNonNull("expression")) {
       List<RuleEvaluator.MetricValues> metrics = new ArrayList<>();
-      for (JsonNode metric : o.path("snapshot").path("metrics")) {
-        List<KeyValue> labels = new ArrayList<>();
-        metric.path("labels").forEach(l -> labels.add(new KeyValue(l.path("key").asText(), l.path("value").asText())));
-        List<MqeValue> values = new ArrayList<>();
-        metric.path("values").forEach(v -> values.add(new MqeValue(v.path("id").asText(),
-            v.path("value").isNull() ? null : v.path("value").asDouble())));
-        metrics.add(new RuleEvaluator.MetricValues(metric.path("name").asText(), labels, values));
+      var fields = o.path("mqeMetricsSnapshot").fields();
+      while (fields.hasNext()) {
+        var metric = fields.next();
+        for (JsonNode series : parse(metric.getValue().asText())) {
+          List<KeyValue> labels = new ArrayList<>();
+          series.path("metric").path("labels")
+              .forEach(l -> labels.add(new KeyValue(l.path("key").asText(), l.path("value").asText())));
+          List<MqeValue> values = new ArrayList<>();
+          series.path("values").forEach(v -> values.add(new MqeValue(v.path("id").asText(),
+              v.path("isEmptyValue").asBoolean() ? null : v.path("doubleValue").asDouble())));
+          metrics.add(new RuleEvaluator.MetricValues(metric.getKey(), labels, values));
+        }
       }
-      snapshot = new AlarmMessage.Snapshot(o.path("snapshot").path("expression").asText(), metrics);
+      snapshot = new AlarmMessage.Snapshot(o.path("expression").asText(), metrics);
     }
     return new AlarmMessage(o.path("uuid").asText(), o.path("scopeId").asInt(), o.path("scope").asText(),
         o.path("name").asText(), o.path("id0").asText(), o.path("id1").asText(), o.path("ruleName").asText(),
         o.path("alarmMessage").asText(), o.path("startTime").asLong(), o.path("recoveryTime").asLong(0), tags,
         hooks, snapshot);
+  }
+
+  private static JsonNode parse(String json) {
+    try {
+      return JSON.readTree(json);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("corrupt metrics snapshot", e);
+    }
   }
 
   /** A state document's body. */

@@ -39,6 +39,7 @@ public record AlarmSettings(List<AlarmRule> rules, Map<String, HookSettings> hoo
       "recovery-observation-period", "include-names", "exclude-names", "include-names-regex", "exclude-names-regex",
       "tags", "message", "hooks", "enabled");
   static final int MAX_PERIOD_MINUTES = 1440;
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\{([^}]*)}");
 
   public AlarmSettings {
     rules = List.copyOf(rules);
@@ -128,14 +129,20 @@ public record AlarmSettings(List<AlarmRule> rules, Map<String, HookSettings> hoo
       }
     }
     String message = s.get("message") == null ? "Alarm caused by Rule " + name : String.valueOf(s.get("message"));
+    java.util.regex.Matcher placeholder = PLACEHOLDER.matcher(message);
+    while (placeholder.find()) {
+      if (!placeholder.group(1).equals("name") && !placeholder.group(1).equals("id")) {
+        problems.add(prefix + "message placeholder {" + placeholder.group(1) + "} is unknown (only {name} and {id})");
+      }
+    }
     boolean enabled = !Boolean.FALSE.equals(s.get("enabled"));
+    Set<String> includeNames = new LinkedHashSet<>(strings(s.get("include-names"), prefix + "include-names", problems));
+    Set<String> excludeNames = new LinkedHashSet<>(strings(s.get("exclude-names"), prefix + "exclude-names", problems));
     if (!problems.isEmpty()) {
       throw new AlarmSettingsException(problems);
     }
-    return new AlarmRule(name, expression, parsed, scope, metrics, period, silence, recovery,
-        new LinkedHashSet<>(strings(s.get("include-names"), prefix + "include-names", problems)),
-        new LinkedHashSet<>(strings(s.get("exclude-names"), prefix + "exclude-names", problems)), include, exclude,
-        tags, message, hooks, enabled, fromFile, version);
+    return new AlarmRule(name, expression, parsed, scope, metrics, period, silence, recovery, includeNames,
+        excludeNames, include, exclude, tags, message, hooks, enabled, fromFile, version);
   }
 
   private static Scope scopeOf(List<String> metrics, MetricCatalog catalog, String prefix, List<String> problems) {

@@ -22,7 +22,8 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The HTTP calls each configured hook makes for an alarm, in the payloads SkyWalking's hooks send:
- * the webhook posts the JSON list of alarm messages (with its configured headers); Slack, Discord,
+ * the webhook posts the JSON list of alarm messages to its {@code urls} (recoveries to its {@code
+ * recovery-urls}, as SkyWalking 10.4) with its configured headers; Slack, Discord,
  * PagerDuty (Events API v2), DingTalk, Feishu and WeChat post their {@code text-template} with the
  * message in place of {@code %s} (and {@code recovery-text-template} for a recovery). Rules that name
  * no hook use the default ones ({@code is-default: true}).
@@ -60,7 +61,7 @@ public final class Hooks {
     switch (h.kind()) {
       case "webhook" -> {
         String body = JsonNodeFactory.instance.arrayNode().add(AlarmJson.toJson(m)).toString();
-        for (String url : strings(h, "urls")) {
+        for (String url : strings(h, m.recovered() ? "recovery-urls" : "urls")) {
           calls.add(new HookCall(URI.create(url), body, headers(h)));
         }
       }
@@ -126,7 +127,10 @@ public final class Hooks {
   /** Refuses at load what cannot be called: unknown targets, hook types not built. */
   private static void check(HookSettings h) {
     switch (h.kind()) {
-      case "webhook" -> strings(h, "urls").forEach(URI::create);
+      case "webhook" -> {
+        strings(h, "urls").forEach(URI::create);
+        strings(h, "recovery-urls").forEach(URI::create);
+      }
       case "slack", "wechat" -> strings(h, "webhooks").forEach(URI::create);
       case "discord", "dingtalk", "feishu" -> targets(h).forEach(t -> URI.create(String.valueOf(t.get("url"))));
       case "pagerduty" -> strings(h, "integration-keys");

@@ -48,7 +48,7 @@ public final class RuleEvaluator {
    */
   public record Verdict(AlarmEntity entity, boolean breached, List<MetricValues> snapshot) {}
 
-  /** One metric's values in the window, per label combination: points {@code (bucket start millis, value)}. */
+  /** One metric's values in the window, per label combination: points {@code (minute bucket, value)}. */
   public record MetricValues(String metric, List<KeyValue> labels, List<MqeValue> values) {}
 
   /** The minute buckets of the rule's window, oldest first, ending at {@code minute}. */
@@ -64,7 +64,15 @@ public final class RuleEvaluator {
     return buckets;
   }
 
-  public Outcome evaluate(AlarmRule rule, long minute, TimeBuckets buckets) {
+  public Outcome evaluate(AlarmRule rule, long minute) {
+    return evaluate(rule, minute, null);
+  }
+
+  /**
+   * As above for the one entity of that name (every entity when null); a named entity's verdict
+   * carries its window's values even when the rule is not broken (the status endpoint shows them).
+   */
+  public Outcome evaluate(AlarmRule rule, long minute, String entityName) {
     List<Long> window = window(rule, minute);
     Map<String, Map<String, List<MetricPartial>>> byMetric = new HashMap<>();
     TreeSet<String> entityIds = new TreeSet<>();
@@ -88,7 +96,7 @@ public final class RuleEvaluator {
       } catch (IllegalArgumentException e) {
         continue; // not an entity of this scope (e.g. a relation id from another family)
       }
-      if (!rule.watches(entity.name())) {
+      if (!rule.watches(entity.name()) || (entityName != null && !entityName.equals(entity.name()))) {
         continue;
       }
       if (verdicts.size() >= maxEntities) {
@@ -98,20 +106,20 @@ public final class RuleEvaluator {
       MqeResult r = Mqe.evaluate(rule.parsed(), window1, entity.mqe(), window, Step.MINUTE);
       boolean breached = r.error() == null && r.results().stream().flatMap(s -> s.values().stream())
           .anyMatch(v -> v.value() != null && v.value() == 1.0);
-      verdicts.add(new Verdict(entity, breached, breached ? snapshot(rule, window1, entity, window, buckets)
-          : List.of()));
+      verdicts.add(new Verdict(entity, breached, breached || entityName != null
+          ? snapshot(rule, window1, entity, window) : List.of()));
     }
     return new Outcome(verdicts, skipped);
   }
 
   private static List<MetricValues> snapshot(AlarmRule rule, MetricQueries source, AlarmEntity entity,
-      List<Long> window, TimeBuckets buckets) {
+      List<Long> window) {
     List<MetricValues> out = new ArrayList<>();
     for (String metric : rule.metrics()) {
       for (Series s : source.read(metric, Map.of(), entity.mqe(), window, Step.MINUTE)) {
         List<MqeValue> values = new ArrayList<>();
         for (int i = 0; i < window.size(); i++) {
-          values.add(new MqeValue(Long.toString(buckets.startMillis(window.get(i), Step.MINUTE)), s.values()[i]));
+          values.add(new MqeValue(Long.toString(window.get(i)), s.values()[i]));
         }
         out.add(new MetricValues(metric, s.labels(), values));
       }

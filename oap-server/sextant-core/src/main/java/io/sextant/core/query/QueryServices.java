@@ -2,6 +2,7 @@ package io.sextant.core.query;
 
 import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.time.TimeBuckets;
+import io.sextant.core.alarm.AlarmQueries;
 import io.sextant.core.management.ShippedTemplates;
 import io.sextant.core.management.UiMenu;
 import io.sextant.core.management.UiTemplates;
@@ -19,7 +20,7 @@ import java.time.ZoneOffset;
 public record QueryServices(MetadataQueries metadata, TopologyQueries topology, MetricQueries metrics,
     EventQueries events, RecordQueries records, HierarchyQueries hierarchy, UiTemplates templates,
     UiMenu menu, ContinuousProfilingQueries continuousProfiling, ProfilingServices profiling,
-    ProcessQueries processes) {
+    ProcessQueries processes, AlarmQueries alarms) {
   /** Over storage, with minute buckets in UTC (tests and tools). */
   public static QueryServices over(StorageComponent storage, MetricCatalog catalog) {
     return over(storage, catalog, new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC()));
@@ -35,6 +36,6 @@ public record QueryServices(MetadataQueries metadata, TopologyQueries topology, 
         new UiTemplates(storage::management, ShippedTemplates::fromClasspath), new UiMenu(metadata::layers),
         new ContinuousProfilingQueries(storage::management, storage::metadata, buckets),
         ProfilingServices.over(storage, Clock.system(buckets.zone())),
-        new ProcessQueries(storage));
+        new ProcessQueries(storage), new AlarmQueries(() -> storage));
   }
 }

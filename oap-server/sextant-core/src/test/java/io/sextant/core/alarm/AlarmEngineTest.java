@@ -79,11 +79,12 @@ class AlarmEngineTest {
     Map<String, Object> rule = new LinkedHashMap<>();
     rule.put("expression", "sum(service_resp_time > 1000) >= 2");
     rule.put("period", 3);
-    rule.put("silence-period", 5);
+    rule.put("silence-period", 2);
     rule.put("message", "Response time of service {name} is more than 1000ms in 2 minutes of last 3 minutes");
     rule.put("tags", Map.of("level", "WARNING"));
     AlarmSettings settings = AlarmSettings.parse(Map.of("rules", Map.of("service_resp_time_rule", rule),
         "hooks", Map.of("webhook", Map.of("default", Map.of("is-default", true, "urls",
+            List.of("http://127.0.0.1:" + webhook.getAddress().getPort() + "/alarm"), "recovery-urls",
             List.of("http://127.0.0.1:" + webhook.getAddress().getPort() + "/alarm"), "headers",
             Map.of("Authorization", "Bearer hook-token"))))), catalog);
     AlarmEngine first = engine(settings);
@@ -127,7 +128,13 @@ class AlarmEngineTest {
         .isEqualTo("Response time of service reviews is more than 1000ms in 2 minutes of last 3 minutes");
     assertThat(fired.has("recoveryTime")).isFalse();
     assertThat(fired.get("tags").get(0).get("key").asText()).isEqualTo("level");
-    assertThat(fired.get("snapshot").get("metrics").get(0).get("values")).hasSize(3);
+    assertThat(fired.get("hooks").get(0).asText()).isEqualTo("webhook.default");
+    assertThat(fired.get("expression").asText()).isEqualTo("sum(service_resp_time > 1000) >= 2");
+    JsonNode series = AlarmJson.JSON.readTree(fired.get("mqeMetricsSnapshot").get("service_resp_time").asText());
+    assertThat(series.get(0).get("values").get(0).get("isEmptyValue").asBoolean()).isTrue();
+    assertThat(series.get(0).get("values").get(1).get("doubleValue").asDouble()).isEqualTo(1500.0);
+    assertThat(series.get(0).get("values").get(1).get("id").asText())
+        .isEqualTo(Long.toString(buckets.minuteBucket(now - 7 * MINUTE)));
     assertThat(recovered.get("uuid").asText()).isEqualTo(fired.get("uuid").asText());
     assertThat(recovered.get("recoveryTime").asLong()).isGreaterThan(fired.get("startTime").asLong() - 1);
 

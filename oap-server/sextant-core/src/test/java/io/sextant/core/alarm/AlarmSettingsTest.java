@@ -94,6 +94,13 @@ class AlarmSettingsTest {
   }
 
   @Test
+  void aMessageMayNameOnlyTheEntity() {
+    assertThatThrownBy(() -> AlarmSettings.rule("slow_rule", rule("expression", "sum(service_cpm > 1) >= 1",
+        "message", "{name} ({id}) of {service} is slow"), catalog, java.util.Set.of(), true, 0))
+        .hasMessage("rule 'slow_rule': message placeholder {service} is unknown (only {name} and {id})");
+  }
+
+  @Test
   void hooksOfUnknownTypesAndHooksNotBuiltAreRefused() {
     assertThatThrownBy(() -> AlarmSettings.parse(Map.of("hooks", Map.of("pager", Map.of())), catalog))
         .hasMessageContaining("hooks: unknown hook type 'pager'");

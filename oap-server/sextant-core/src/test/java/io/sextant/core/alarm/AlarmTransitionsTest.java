@@ -39,8 +39,9 @@ class AlarmTransitionsTest {
   @Test
   void aBreachFiresThenStaysSilentForTheSilencePeriodThenFiresAgain() {
     List<Status> states = new ArrayList<>();
-    assertThat(run(rule(3, 0), "xxxxxxxxx", states)).isEqualTo("F---F---F");
-    assertThat(states.subList(0, 4)).containsExactly(Status.FIRING, Status.SILENCED_FIRING, Status.SILENCED_FIRING,
+    // SkyWalking's RunningRuleTest: silence 2 fires at T0, is silent at T1 and T2, fires at T3.
+    assertThat(run(rule(2, 0), "xxxxxxx", states)).isEqualTo("F--F--F");
+    assertThat(states.subList(0, 3)).containsExactly(Status.FIRING, Status.SILENCED_FIRING,
         Status.SILENCED_FIRING);
   }
 
@@ -50,22 +51,30 @@ class AlarmTransitionsTest {
   }
 
   @Test
-  void theFirstUnbrokenMinuteRecoversWithoutAnObservationPeriod() {
-    assertThat(run(rule(1, 0), "x..", new ArrayList<>())).isEqualTo("FR-");
+  void theFirstUnbrokenMinuteAfterTheSilenceRecoversWithoutAnObservationPeriod() {
+    assertThat(run(rule(0, 0), "x..", new ArrayList<>())).isEqualTo("FR-");
   }
 
   @Test
-  void anObservationPeriodNeedsThatManyUnbrokenMinutesInARow() {
+  void noRecoveryWhileTheSilenceRuns() {
     List<Status> states = new ArrayList<>();
-    assertThat(run(rule(10, 3), "x..x...", states)).isEqualTo("F-----R");
+    assertThat(run(rule(3, 0), "x.....", states)).isEqualTo("F---R-");
     assertThat(states).containsExactly(Status.FIRING, Status.OBSERVING_RECOVERY, Status.OBSERVING_RECOVERY,
-        Status.SILENCED_FIRING, Status.OBSERVING_RECOVERY, Status.OBSERVING_RECOVERY, Status.NORMAL);
+        Status.OBSERVING_RECOVERY, Status.NORMAL, Status.NORMAL);
   }
 
   @Test
-  void theSilenceOutlastsARecovery() {
-    assertThat(run(rule(4, 0), "x.x..x", new ArrayList<>())).as("minute 3 is still silenced")
-        .isEqualTo("FR---F");
+  void anObservationPeriodNeedsThatManyUnbrokenMinutesInARowBeforeTheRecovery() {
+    List<Status> states = new ArrayList<>();
+    // period 2: two unbroken minutes observed, the third recovers; a broken one starts over.
+    assertThat(run(rule(0, 2), "x..x...", states)).isEqualTo("F--F--R");
+    assertThat(states).containsExactly(Status.FIRING, Status.OBSERVING_RECOVERY, Status.OBSERVING_RECOVERY,
+        Status.FIRING, Status.OBSERVING_RECOVERY, Status.OBSERVING_RECOVERY, Status.NORMAL);
+  }
+
+  @Test
+  void aBrokenMinuteWhileObservingAndSilencedStaysSilent() {
+    assertThat(run(rule(5, 1), "x.x......", new ArrayList<>())).isEqualTo("F-----R--");
   }
 
   @Test

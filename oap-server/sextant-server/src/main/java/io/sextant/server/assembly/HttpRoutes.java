@@ -9,15 +9,19 @@ import com.linecorp.armeria.server.VirtualHostBuilder;
 import graphql.GraphQL;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sextant.api.component.CheckResult;
+import io.sextant.server.alarm.AlarmStatus;
 import io.sextant.server.security.ClientCertificates;
+import io.sextant.server.security.HttpAuthentication;
 import io.sextant.server.security.Security;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
-/** What the HTTP port serves: GraphQL, the query console, self-metrics and the probes. */
+/** What the HTTP port serves: GraphQL, the query console, self-metrics, the probes and the alarm status. */
 final class HttpRoutes {
   private static final MediaType PROMETHEUS = MediaType.parse("text/plain; version=0.0.4; charset=utf-8");
 
@@ -29,7 +33,7 @@ final class HttpRoutes {
    * time.
    */
   static void install(ServerBuilder sb, int httpPort, GraphQL graphql, Duration requestTimeout,
-      PrometheusMeterRegistry registry, Readiness readiness, Security security) {
+      PrometheusMeterRegistry registry, Readiness readiness, Security security, AlarmStatus alarms) {
     String console = consolePage();
     VirtualHostBuilder host = sb.virtualHost(httpPort);
     if (security.httpRequiresClientCertificate()) {
@@ -42,6 +46,9 @@ final class HttpRoutes {
             ? HttpResponse.of(HttpStatus.OK, PROMETHEUS, registry.scrape())
             : HttpResponse.of(HttpStatus.UNAUTHORIZED, MediaType.PLAIN_TEXT_UTF_8,
                 "/metrics asks for its token: Authorization: Bearer <auth.metricsToken>"))
+        .serviceUnder("/status/alarm/", (ctx, req) -> HttpResponse.of(CompletableFuture.supplyAsync(
+            () -> alarmStatus(ctx.decodedPath(), req.headers().get(HttpHeaderNames.AUTHORIZATION), alarms, security),
+            ctx.blockingTaskExecutor())))
         .service("/healthz", (ctx, req) -> HttpResponse.of("ok"))
         .service("/readyz", (ctx, req) -> {
           CheckResult r = readiness.check();
@@ -50,6 +57,27 @@ final class HttpRoutes {
           return HttpResponse.of(status, MediaType.PLAIN_TEXT_UTF_8, body);
         })
         .service("/", (ctx, req) -> HttpResponse.of(HttpStatus.OK, MediaType.HTML_UTF_8, console));
+  }
+
+  /**
+   * SkyWalking's alarm runtime status: {@code rules}, {@code <ruleId>} or {@code
+   * <ruleId>/<entityName>} after {@code /status/alarm/}; read like GraphQL (same credentials).
+   */
+  private static HttpResponse alarmStatus(String path, String authorization, AlarmStatus alarms,
+      Security security) {
+    HttpAuthentication.Outcome who = security.http().authenticate(authorization);
+    if (who.caller() == null) {
+      return HttpResponse.of(HttpStatus.UNAUTHORIZED, MediaType.PLAIN_TEXT_UTF_8, who.message());
+    }
+    String rest = path.substring("/status/alarm/".length());
+    int slash = rest.indexOf('/');
+    String rule = slash < 0 ? rest : rest.substring(0, slash);
+    Optional<String> body = rule.equals("rules") && slash < 0 ? Optional.of(alarms.ruleList())
+        : slash < 0 ? alarms.rule(rule)
+        : alarms.entity(rule, rest.substring(slash + 1));
+    return body.map(json -> HttpResponse.of(HttpStatus.OK, MediaType.JSON_UTF_8, json))
+        .orElseGet(() -> HttpResponse.of(HttpStatus.NOT_FOUND, MediaType.PLAIN_TEXT_UTF_8,
+            "no alarm rule '" + rule + "'"));
   }
 
   private static String consolePage() {

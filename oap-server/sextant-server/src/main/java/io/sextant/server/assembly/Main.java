@@ -8,6 +8,16 @@ import java.nio.file.Path;
 public final class Main {
   private Main() {}
 
+  /** Without alarm.settingsFile, the alarm-settings.yml next to the configuration file, if there is one. */
+  static SextantConfig withAlarmSettings(SextantConfig config, Path configFile) {
+    if (!config.string("alarm.settingsFile").isBlank() || configFile == null) {
+      return config;
+    }
+    Path settings = configFile.toAbsolutePath().resolveSibling("alarm-settings.yml");
+    return java.nio.file.Files.isRegularFile(settings)
+        ? config.with(java.util.Map.of("alarm.settingsFile", settings.toString())) : config;
+  }
+
   public static void main(String[] args) {
     Path configFile = null;
     for (int i = 0; i < args.length; i++) {
@@ -18,16 +28,17 @@ public final class Main {
         System.exit(2);
       }
     }
-    SextantConfig config;
+    SextantServer server;
     try {
-      config = configFile == null ? SextantConfig.load(java.util.Map.of(), System.getenv())
+      SextantConfig config = configFile == null ? SextantConfig.load(java.util.Map.of(), System.getenv())
           : SextantConfig.load(configFile, System.getenv());
+      server = new SextantServer(withAlarmSettings(config, configFile));
     } catch (ConfigException e) {
       System.err.println(e.getMessage());
       System.exit(2);
       return;
     }
-    SextantServer server = new SextantServer(config).start();
+    server.start();
     Runtime.getRuntime().addShutdownHook(new Thread(server::drain, "sextant-shutdown"));
   }
 }

@@ -35,6 +35,7 @@ import io.sextant.core.record.StorageRecordWriter;
 import io.sextant.core.topology.StoredProcessRegistry;
 import io.sextant.query.graphql.QueryLimits;
 import io.sextant.query.graphql.SextantGraphql;
+import io.sextant.server.alarm.Alarms;
 import io.sextant.server.config.Plugins;
 import io.sextant.server.config.SextantConfig;
 import io.sextant.server.security.AuditLog;
@@ -85,6 +86,7 @@ public final class SextantServer implements AutoCloseable {
   /** Re-reads certificates and credentials on a thread of its own: retention work must not delay a rotation. */
   private final ScheduledExecutorService fileCheck =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-file-check"));
+  private final Alarms alarms;
   private ThreadPoolExecutor expressionPool;
   private Server server;
   private boolean closed;
@@ -113,6 +115,8 @@ public final class SextantServer implements AutoCloseable {
     this.processes = new StoredProcessRegistry(storage, buckets, registry);
     this.profilingTasks = new StoredProfilingTasks(storage::management);
     this.security = new Security(config, registry);
+    // Alarms read what every collector stored: the store itself, not this collector's fresh view.
+    this.alarms = new Alarms(config, core, storage, catalog, buckets, registry);
     this.readiness = new Readiness(flusher::pendingFillRatio, storage::check,
         config.integer("server.readyHighWaterPercent"), registry);
   }
@@ -181,9 +185,10 @@ public final class SextantServer implements AutoCloseable {
     receivers.forEach(Receiver::start);
     GrpcRoutes.install(sb, grpcPort, grpc.build(), registry);
     HttpRoutes.install(sb, httpPort, graphql, Duration.ofSeconds(config.integer("server.requestTimeoutSeconds")),
-        registry, readiness, security);
+        registry, readiness, security, alarms.status(advertisedHost() + "_" + grpcPort));
     server = sb.build();
     server.start().join();
+    alarms.start(checkSeconds);
     readiness.serving();
     LOG.info("Sextant {} started: gRPC receivers on {}:{}, GraphQL on {}://{}:{}/graphql (collector {})",
         VERSION, grpcHost, grpcPort, security.httpTls() ? "https" : "http", httpHost, httpPort,
@@ -214,6 +219,19 @@ public final class SextantServer implements AutoCloseable {
     return host.isBlank() ? config.string("server.host") : host;
   }
 
+  /** The host this collector is reached at, as SkyWalking's status lists an OAP node ({@code host_port}). */
+  private String advertisedHost() {
+    String host = hostOf("server.grpcHost");
+    if (!host.equals("0.0.0.0") && !host.equals("::")) {
+      return host;
+    }
+    try {
+      return java.net.InetAddress.getLocalHost().getHostAddress();
+    } catch (java.net.UnknownHostException e) {
+      return config.string("core.collectorId");
+    }
+  }
+
   private void expire() {
     try {
       storage.applyRetention(buckets);
@@ -239,6 +257,10 @@ public final class SextantServer implements AutoCloseable {
 
   public PrometheusMeterRegistry registry() {
     return registry;
+  }
+
+  public Alarms alarms() {
+    return alarms;
   }
 
   public Flusher flusher() {
@@ -281,6 +303,7 @@ public final class SextantServer implements AutoCloseable {
     }
     keeper.shutdownNow();
     fileCheck.shutdownNow();
+    alarms.close();
     storageProbe.shutdownNow();
     if (expressionPool != null) {
       expressionPool.shutdownNow();

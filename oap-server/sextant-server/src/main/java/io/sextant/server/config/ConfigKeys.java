@@ -88,6 +88,25 @@ public final class ConfigKeys {
       integer("server.fileCheckSeconds", 10, 1, 3600,
           "how often certificate, key, token and user files are checked for changes"));
 
+  /** Alarms: docs/alarms.md. */
+  private static final List<ConfigKey> ALARM = List.of(
+      optionalString("alarm.settingsFile",
+          "SkyWalking-format alarm rules and hooks (alarm-settings.yml), re-read when it changes; empty: none"
+              + " (the tarball's launcher points it at config/alarm-settings.yml)"),
+      integer("alarm.evaluationIntervalSeconds", 5, 1, 60,
+          "how often a collector looks for a newly closed minute to evaluate"),
+      integer("alarm.settleSeconds", 10, 0, 600,
+          "margin after the grace minutes and the closed-minute collection before a minute is evaluated, so that"
+              + " every collector has stored it"),
+      integer("alarm.maxEntitiesPerRule", 10_000, 1, 1_000_000,
+          "entities one rule evaluates per minute; past it the rest are skipped and counted"),
+      integer("alarm.hookQueueSize", 1000, 1, 1_000_000,
+          "hook deliveries queued or retrying at once; past it a delivery is dropped and counted"),
+      integer("alarm.hookAttempts", 5, 1, 100, "attempts per hook call (backoff 1 s, doubling) on errors, 429, 5xx"),
+      integer("alarm.hookTimeoutSeconds", 10, 1, 300, "connect and answer timeout of one hook call"),
+      integer("alarm.takeoverSeconds", 120, 10, 86_400,
+          "a delivery a collector claimed and did not finish this long ago is made by another"));
+
   /** Every key: the server's, the core's and the query side's, then each plugin's. */
   public static final List<ConfigKey> ALL = all();
 
@@ -96,6 +115,7 @@ public final class ConfigKeys {
     keys.addAll(CoreConfig.KEYS);
     keys.addAll(QUERY);
     keys.addAll(SECURITY);
+    keys.addAll(ALARM);
     keys.add(oneOf("storage.selector", Plugins.STORAGE.get(0).name(),
         Plugins.STORAGE.stream().map(StorageFactory::name).toList(), "storage backend").withAlias("SEXTANT_STORAGE"));
     Plugins.STORAGE.forEach(f -> keys.addAll(f.keys()));

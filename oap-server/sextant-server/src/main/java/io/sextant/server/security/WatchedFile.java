@@ -10,20 +10,20 @@ import java.util.Arrays;
  * {@code ..data} symlink swap) or a certificate cert-manager renewed. Compared by content, not time
  * stamps, which a symlink swap does not always move.
  */
-final class WatchedFile {
+public final class WatchedFile {
   private final Path path;
   private byte[] last;
 
-  WatchedFile(String path) {
+  public WatchedFile(String path) {
     this.path = Path.of(path);
   }
 
-  Path path() {
+  public Path path() {
     return path;
   }
 
   /** The content when it differs from the last read one, else null; throws when it cannot be read. */
-  byte[] changed() throws IOException {
+  public byte[] changed() throws IOException {
     byte[] now = Files.readAllBytes(path);
     if (last != null && Arrays.equals(last, now)) {
       return null;

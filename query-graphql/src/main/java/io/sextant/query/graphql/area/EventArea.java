@@ -6,20 +6,13 @@ import graphql.schema.idl.RuntimeWiring;
 import io.sextant.api.event.Event;
 import io.sextant.core.query.EventQueries;
 import io.sextant.query.graphql.SchemaArea;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /** event.graphqls: {@code queryEvents}. Duration bounds are read in the server's zone. */
-public record EventArea(EventQueries q, ZoneId zone) implements SchemaArea {
-  private static final DateTimeFormatter SECOND = DateTimeFormatter.ofPattern("yyyy-MM-dd HHmmss");
-  private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm");
+public record EventArea(EventQueries q, DurationBounds bounds) implements SchemaArea {
 
   @Override
   public void wire(RuntimeWiring.Builder w) {
@@ -48,8 +41,8 @@ public record EventArea(EventQueries q, ZoneId zone) implements SchemaArea {
     Map<String, Object> time = (Map<String, Object>) c.get("time");
     if (time != null) {
       String step = String.valueOf(time.get("step"));
-      after = startMillis((String) time.get("start"), step);
-      before = endMillis((String) time.get("end"), step);
+      after = bounds.startMillis((String) time.get("start"), step);
+      before = bounds.endMillis((String) time.get("end"), step);
     }
     Integer pageNum = (Integer) paging.get("pageNum");
     return new EventQueries.Condition((String) c.get("uuid"), (String) source.get("service"),
@@ -58,48 +51,8 @@ public record EventArea(EventQueries q, ZoneId zone) implements SchemaArea {
         pageNum == null ? 1 : pageNum, (Integer) paging.get("pageSize"));
   }
 
-  /** The first millisecond of the bound's period, as SkyWalking reads a duration's start. */
-  private long startMillis(String text, String step) {
-    return start(text, step).atZone(zone).toInstant().toEpochMilli();
-  }
-
-  /** The first millisecond after the bound's period, as SkyWalking reads a duration's end. */
-  private long endMillis(String text, String step) {
-    LocalDateTime start = start(text, step);
-    LocalDateTime end = switch (step) {
-      case "SECOND" -> start.plusSeconds(1);
-      case "MINUTE" -> start.plusMinutes(1);
-      case "HOUR" -> start.plusHours(1);
-      default -> start.plusDays(1);
-    };
-    return end.atZone(zone).toInstant().toEpochMilli();
-  }
-
-  private static LocalDateTime start(String text, String step) {
-    if (text == null) {
-      throw new IllegalArgumentException("duration start and end are required");
-    }
-    try {
-      return switch (step) {
-        case "SECOND" -> LocalDateTime.parse(text.trim(), SECOND);
-        case "MINUTE" -> LocalDateTime.parse(text.trim(), MINUTE);
-        case "HOUR" -> LocalDateTime.parse(text.trim() + "00", MINUTE);
-        case "DAY" -> LocalDate.parse(text.trim()).atStartOfDay();
-        default -> throw new IllegalArgumentException("unsupported duration step: " + step);
-      };
-    } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException("time '" + text + "' does not match the " + step + " format "
-          + switch (step) {
-            case "SECOND" -> "yyyy-MM-dd HHmmss";
-            case "MINUTE" -> "yyyy-MM-dd HHmm";
-            case "HOUR" -> "yyyy-MM-dd HH";
-            default -> "yyyy-MM-dd";
-          }, e);
-    }
-  }
-
   /** One event as the schema's {@code Event}: no parameters answer null, as SkyWalking does. */
-  private static Map<String, Object> event(Event e) {
+  static Map<String, Object> event(Event e) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("uuid", e.uuid());
     Map<String, Object> source = new LinkedHashMap<>();

@@ -1,0 +1,195 @@
+package io.sextant.query.graphql.area;
+
+import static io.sextant.query.graphql.Fetchers.safe;
+
+import graphql.schema.DataFetchingEnvironment;
+import graphql.schema.idl.RuntimeWiring;
+import io.sextant.api.event.Event;
+import io.sextant.api.id.EntityIds;
+import io.sextant.core.alarm.AlarmMessage;
+import io.sextant.core.alarm.AlarmQueries;
+import io.sextant.core.alarm.RuleEvaluator;
+import io.sextant.core.query.EventQueries;
+import io.sextant.core.query.mqe.MqeValue;
+import io.sextant.query.graphql.SchemaArea;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * alarm.graphqls: {@code getAlarm} in the shapes booster-ui 10.1 to 10.4 and swctl ask for (with
+ * {@code name}, {@code snapshot} and {@code recoveryTime} of the newer releases), {@code
+ * getAlarmTrend}, and the tag autocompletion. An alarm's events are those of its services from ten
+ * minutes before it started until it recovered (or now).
+ */
+public record AlarmArea(AlarmQueries alarms, EventQueries events, DurationBounds bounds) implements SchemaArea {
+  private static final long EVENTS_BEFORE_MILLIS = 10 * 60_000L;
+  private static final int EVENTS_PER_ALARM = 20;
+
+  @Override
+  public void wire(RuntimeWiring.Builder w) {
+    w.type("Query", t -> t
+        .dataFetcher("getAlarm", safe(env -> {
+          long[] range = range(env);
+          Map<String, Object> paging = env.getArgument("paging");
+          Integer pageNum = paging == null ? null : (Integer) paging.get("pageNum");
+          Integer pageSize = paging == null ? null : (Integer) paging.get("pageSize");
+          List<AlarmQueries.TagFilter> tags = new ArrayList<>();
+          List<Map<String, Object>> tagArgs = env.getArgument("tags");
+          if (tagArgs != null) {
+            for (Map<String, Object> tag : tagArgs) {
+              if (tag != null) {
+                tags.add(new AlarmQueries.TagFilter((String) tag.get("key"), (String) tag.get("value")));
+              }
+            }
+          }
+          String scope = env.getArgument("scope");
+          List<Map<String, Object>> msgs = new ArrayList<>();
+          for (AlarmMessage m : alarms.alarms(new AlarmQueries.Condition(range[0], range[1],
+              "All".equals(scope) ? null : scope, env.getArgument("keyword"), tags, pageNum == null ? 1 : pageNum,
+              pageSize == null ? 20 : pageSize))) {
+            msgs.add(message(m));
+          }
+          return Map.of("msgs", msgs);
+        }))
+        .dataFetcher("getAlarmTrend", safe(env -> Map.of("numOfAlarm", trend(env))))
+        .dataFetcher("queryAlarmTagAutocompleteKeys", safe(env -> {
+          long[] range = range(env);
+          return alarms.tagKeys(range[0], range[1]);
+        }))
+        .dataFetcher("queryAlarmTagAutocompleteValues", safe(env -> {
+          long[] range = range(env);
+          return alarms.tagValues(env.getArgument("tagKey"), range[0], range[1]);
+        })));
+    w.type("AlarmMessage", t -> t.dataFetcher("events", safe(env -> events(env.getSource()))));
+  }
+
+  private long[] range(DataFetchingEnvironment env) {
+    Map<String, Object> d = env.getArgument("duration");
+    if (d == null) {
+      throw new IllegalArgumentException("duration is required");
+    }
+    String step = String.valueOf(d.get("step"));
+    return new long[] {bounds.startMillis((String) d.get("start"), step),
+        bounds.endMillis((String) d.get("end"), step) - 1};
+  }
+
+  /** Alarms started in each step of the duration. */
+  private List<Integer> trend(DataFetchingEnvironment env) {
+    long[] range = range(env);
+    Map<String, Object> d = env.getArgument("duration");
+    String step = String.valueOf(d.get("step"));
+    long width = switch (step) {
+      case "SECOND" -> 1_000L;
+      case "MINUTE" -> 60_000L;
+      case "HOUR" -> 3_600_000L;
+      default -> 86_400_000L;
+    };
+    List<long[]> ranges = new ArrayList<>();
+    for (long from = range[0]; from <= range[1] && ranges.size() < 10_080; from += width) {
+      ranges.add(new long[] {from, Math.min(range[1], from + width - 1)});
+    }
+    return alarms.trend(ranges);
+  }
+
+  /** One alarm as the schema's {@code AlarmMessage}; the source keeps what {@code events} needs. */
+  private static Map<String, Object> message(AlarmMessage m) {
+    Map<String, Object> o = new LinkedHashMap<>();
+    o.put("startTime", m.startTime());
+    o.put("recoveryTime", m.recovered() ? m.recoveryTime() : null);
+    o.put("scope", queryScope(m.scope()));
+    o.put("id", m.id0());
+    o.put("name", m.name());
+    o.put("message", m.alarmMessage());
+    List<Map<String, Object>> tags = new ArrayList<>();
+    m.tags().forEach((k, v) -> tags.add(keyValue(k, v)));
+    o.put("tags", tags);
+    o.put("snapshot", snapshot(m));
+    o.put("alarm", m);
+    return o;
+  }
+
+  private static Map<String, Object> snapshot(AlarmMessage m) {
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("expression", m.snapshot() == null ? "" : m.snapshot().expression());
+    Map<String, List<Map<String, Object>>> byMetric = new LinkedHashMap<>();
+    if (m.snapshot() != null) {
+      for (RuleEvaluator.MetricValues mv : m.snapshot().metrics()) {
+        List<Map<String, Object>> labels = new ArrayList<>();
+        mv.labels().forEach(l -> labels.add(keyValue(l.key(), l.value())));
+        List<Map<String, Object>> values = new ArrayList<>();
+        for (MqeValue v : mv.values()) {
+          Map<String, Object> point = new LinkedHashMap<>();
+          point.put("id", v.id());
+          point.put("owner", null);
+          point.put("value", v.value() == null ? null : BigDecimal.valueOf(v.value()).stripTrailingZeros()
+              .toPlainString());
+          point.put("traceID", null);
+          values.add(point);
+        }
+        byMetric.computeIfAbsent(mv.metric(), k -> new ArrayList<>())
+            .add(Map.of("metric", Map.of("labels", labels), "values", values));
+      }
+    }
+    List<Map<String, Object>> metrics = new ArrayList<>();
+    byMetric.forEach((name, results) -> metrics.add(Map.of("name", name, "results", results)));
+    s.put("metrics", metrics);
+    return s;
+  }
+
+  private List<Map<String, Object>> events(Map<String, Object> source) {
+    AlarmMessage m = (AlarmMessage) source.get("alarm");
+    long until = m.recovered() ? m.recoveryTime() : System.currentTimeMillis();
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (String service : services(m)) {
+      for (Event e : events.events(new EventQueries.Condition(null, service, null, null, null, null, null,
+          m.startTime() - EVENTS_BEFORE_MILLIS, until, false, 1, EVENTS_PER_ALARM))) {
+        out.add(EventArea.event(e));
+      }
+    }
+    return out;
+  }
+
+  /** The names of the services an alarm is about (one, or both ends of a relation). */
+  private static Set<String> services(AlarmMessage m) {
+    Set<String> names = new LinkedHashSet<>();
+    for (String id : List.of(m.id0(), m.id1())) {
+      if (id == null || id.isEmpty()) {
+        continue;
+      }
+      try {
+        String serviceId = id.indexOf('_') > 0 ? EntityIds.parseChildId(id).serviceId() : id;
+        names.add(EntityIds.parseServiceId(serviceId).name());
+      } catch (IllegalArgumentException e) {
+        // not an id of ours: no events
+      }
+    }
+    return names;
+  }
+
+  private static Map<String, Object> keyValue(String key, String value) {
+    Map<String, Object> kv = new LinkedHashMap<>();
+    kv.put("key", key);
+    kv.put("value", value);
+    return kv;
+  }
+
+  /** The query protocol's Scope enum value of a stored scope name. */
+  static String queryScope(String scope) {
+    return switch (scope) {
+      case "SERVICE" -> "Service";
+      case "SERVICE_INSTANCE" -> "ServiceInstance";
+      case "ENDPOINT" -> "Endpoint";
+      case "SERVICE_RELATION" -> "ServiceRelation";
+      case "SERVICE_INSTANCE_RELATION" -> "ServiceInstanceRelation";
+      case "ENDPOINT_RELATION" -> "EndpointRelation";
+      case "PROCESS" -> "Process";
+      case "PROCESS_RELATION" -> "ProcessRelation";
+      default -> "All";
+    };
+  }
+}
