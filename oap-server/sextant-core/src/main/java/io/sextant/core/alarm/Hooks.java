@@ -73,7 +73,7 @@ public final class Hooks {
       case "discord" -> {
         for (Map<String, Object> target : targets(h)) {
           ObjectNode body = JsonNodeFactory.instance.objectNode();
-          body.put("username", String.valueOf(target.getOrDefault("username", "SkyWalking")));
+          body.put("username", String.valueOf(target.getOrDefault("username", "robot")));
           body.put("content", text);
           calls.add(new HookCall(URI.create(String.valueOf(target.get("url"))), body.toString(), Map.of()));
         }
@@ -87,9 +87,8 @@ public final class Hooks {
           body.put("dedup_key", m.uuid());
           ObjectNode payload = body.putObject("payload");
           payload.put("summary", text);
-          payload.put("severity", String.valueOf(m.tags().getOrDefault("level", "critical")).toLowerCase(
-              java.util.Locale.ROOT).equals("warning") ? "warning" : "critical");
-          payload.put("source", "SkyWalking");
+          payload.put("severity", severity(m));
+          payload.put("source", "Skywalking");
           calls.add(new HookCall(URI.create(url), body.toString(), Map.of()));
         }
       }
@@ -122,6 +121,12 @@ public final class Hooks {
       default -> throw new IllegalStateException("hook type " + h.kind() + " is not built");
     }
     return calls;
+  }
+
+  /** PagerDuty's severity from the alarm's {@code level} tag when it names one; SkyWalking's warning otherwise. */
+  private static String severity(AlarmMessage m) {
+    String level = m.tags().getOrDefault("level", "").toLowerCase(java.util.Locale.ROOT);
+    return java.util.Set.of("critical", "error", "warning", "info").contains(level) ? level : "warning";
   }
 
   /** Refuses at load what cannot be called: unknown targets, hook types not built. */
