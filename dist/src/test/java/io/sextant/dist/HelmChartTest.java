@@ -271,11 +271,12 @@ class HelmChartTest {
         .isEqualTo("sextant-metrics-token");
     assertThat(env.get("SEXTANT_TLS_CLIENT_CA_FILE").getValue()).isEqualTo("/etc/sextant/tls/ca.crt");
     assertThat(env.get("SEXTANT_TLS_HTTP").getValue()).isEqualTo("true");
+    assertThat(env.get("SEXTANT_ALARM_SETTINGS_FILE").getValue()).isEqualTo("/etc/sextant/alarms/alarm-settings.yml");
     // A subPath mount would never see the Secret's updates.
     assertThat(c.getVolumeMounts()).filteredOn(v -> v.getMountPath().startsWith("/etc/sextant/"))
         .allMatch(v -> v.getSubPath() == null && Boolean.TRUE.equals(v.getReadOnly()));
     assertThat(pod.getVolumes()).filteredOn(v -> v.getSecret() != null).extracting(v -> v.getSecret().getSecretName())
-        .containsExactlyInAnyOrder("sextant-receiver-tokens", "sextant-users", "sextant-tls");
+        .containsExactlyInAnyOrder("sextant-receiver-tokens", "sextant-users", "sextant-tls", "sextant-alarms");
     assertThat(List.of(c.getStartupProbe(), c.getLivenessProbe(), c.getReadinessProbe()))
         .allMatch(p -> "HTTPS".equals(p.getHttpGet().getScheme()));
 
@@ -299,7 +300,8 @@ class HelmChartTest {
     Manifests plain = Manifests.parse(helm.template("minimal.yaml").rendered());
     assertThat(plain.of(NetworkPolicy.class)).isEmpty();
     assertThat(env(plain.one(Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0)))
-        .containsKey("SEXTANT_AUTH_ANONYMOUS").doesNotContainKeys("SEXTANT_TLS_GRPC", "SEXTANT_AUTH_USERS_FILE");
+        .containsKey("SEXTANT_AUTH_ANONYMOUS")
+        .doesNotContainKeys("SEXTANT_TLS_GRPC", "SEXTANT_AUTH_USERS_FILE", "SEXTANT_ALARM_SETTINGS_FILE");
   }
 
   /**

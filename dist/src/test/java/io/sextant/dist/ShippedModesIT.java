@@ -127,6 +127,11 @@ class ShippedModesIT {
   }
 
   @Test
+  void asShippedTheDefaultAlarmRulesAreLoadedAndValid() throws Exception {
+    awaitLogged(memory.process(), "alarms: 6 rules from " + home.resolve("config").resolve("alarm-settings.yml"));
+  }
+
+  @Test
   void asShippedGraphqlReadsAndRefusesAnonymousWritesNamingTheSetting() throws Exception {
     HttpResponse<String> r = post(memory, "mutation { addTemplate(setting: {configuration: \"{}\"}) { status } }",
         Map.of(), null);
@@ -333,7 +338,9 @@ class ShippedModesIT {
     assertThat(env).containsEntry("SEXTANT_RECEIVER_ALS_KUBERNETES_ENABLED", "true");
     env.put("KUBECONFIG", kubeconfig.toString()); // stands in for the service account the chart binds
     try (RunningSextant sextant = RunningSextant.start(home, env, READY)) {
-      assertThat(sextant.process().output()).contains("(collector sextant-7c9d8b6f5-k2x9p)");
+      assertThat(sextant.process().output()).contains("(collector sextant-7c9d8b6f5-k2x9p)")
+          .as("the chart's ConfigMap holds application.yml only: the image's rules apply")
+          .contains("alarms: 6 rules from " + home.resolve("config").resolve("alarm-settings.yml"));
       assertResolvedThroughKubernetes(sextant);
     }
   }

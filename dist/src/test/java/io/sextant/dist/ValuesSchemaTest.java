@@ -31,7 +31,7 @@ class ValuesSchemaTest {
       "storage.elasticsearch.trustStorePassword", "receiver.als.kubernetes.enabled", "core.spool.directory",
       "core.spool.maxMegabytes", "core.spool.fsync", "auth.receiverTokensFile", "auth.receiversWithoutToken",
       "auth.usersFile", "auth.anonymous", "auth.metricsToken", "tls.grpc", "tls.http", "tls.certificateFile",
-      "tls.keyFile", "tls.clientCaFile");
+      "tls.keyFile", "tls.clientCaFile", "alarm.settingsFile");
 
   private static final Path SCHEMA = Helm.CHART.resolve("values.schema.json");
   private static final ObjectMapper JSON = new ObjectMapper();

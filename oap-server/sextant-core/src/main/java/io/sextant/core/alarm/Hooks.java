@@ -150,7 +150,8 @@ public final class Hooks {
       return String.valueOf(t);
     }
     return switch (h.kind()) {
-      case "slack" -> slackTemplate(m.recovered() ? RECOVERY_TEXT : TEXT);
+      case "slack" -> m.recovered() ? slackTemplate(":green_heart: *Apache SkyWalking Alarm Recovered* \n **%s**.")
+          : slackTemplate(":alarm_clock: *Apache Skywalking Alarm* \n **%s**.");
       case "dingtalk", "wechat" -> "{\"msgtype\":\"text\",\"text\":{\"content\":" + quoted(m.recovered()
           ? RECOVERY_TEXT : TEXT) + "}}";
       case "feishu" -> "{\"msg_type\":\"text\",\"content\":{\"text\":" + quoted(m.recovered() ? RECOVERY_TEXT
@@ -160,8 +161,7 @@ public final class Hooks {
   }
 
   private static String slackTemplate(String text) {
-    return "{\"type\":\"section\",\"text\":{\"type\":\"mrkdwn\",\"text\":" + quoted(":alarm_clock: *" + text
-        + "*") + "}}";
+    return "{\"type\":\"section\",\"text\":{\"type\":\"mrkdwn\",\"text\":" + quoted(text) + "}}";
   }
 
   /** A JSON template with the message in place of %s, escaped so that any message keeps it JSON. */

@@ -2,20 +2,35 @@ package io.sextant.server.assembly;
 
 import io.sextant.server.config.ConfigException;
 import io.sextant.server.config.SextantConfig;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 /** Entry point: {@code sextant [--config path/to/application.yml]}. */
 public final class Main {
   private Main() {}
 
-  /** Without alarm.settingsFile, the alarm-settings.yml next to the configuration file, if there is one. */
+  /**
+   * Without alarm.settingsFile: the alarm-settings.yml next to the configuration file, else the
+   * distribution's (the launcher passes its home as {@code sextant.home}; a chart's ConfigMap holds
+   * only application.yml), if there is one.
+   */
   static SextantConfig withAlarmSettings(SextantConfig config, Path configFile) {
-    if (!config.string("alarm.settingsFile").isBlank() || configFile == null) {
+    if (!config.string("alarm.settingsFile").isBlank()) {
       return config;
     }
-    Path settings = configFile.toAbsolutePath().resolveSibling("alarm-settings.yml");
-    return java.nio.file.Files.isRegularFile(settings)
-        ? config.with(java.util.Map.of("alarm.settingsFile", settings.toString())) : config;
+    List<Path> candidates = new ArrayList<>();
+    if (configFile != null) {
+      candidates.add(configFile.toAbsolutePath().resolveSibling("alarm-settings.yml"));
+    }
+    String home = System.getProperty("sextant.home");
+    if (home != null) {
+      candidates.add(Path.of(home, "config", "alarm-settings.yml"));
+    }
+    return candidates.stream().filter(Files::isRegularFile).findFirst()
+        .map(p -> config.with(Map.of("alarm.settingsFile", p.toString()))).orElse(config);
   }
 
   public static void main(String[] args) {

@@ -91,8 +91,8 @@ public final class ConfigKeys {
   /** Alarms: docs/alarms.md. */
   private static final List<ConfigKey> ALARM = List.of(
       optionalString("alarm.settingsFile",
-          "SkyWalking-format alarm rules and hooks (alarm-settings.yml), re-read when it changes; empty: none"
-              + " (the tarball's launcher points it at config/alarm-settings.yml)"),
+          "SkyWalking-format alarm rules and hooks (alarm-settings.yml), re-read when it changes; empty: the"
+              + " alarm-settings.yml next to application.yml, else the distribution's config/alarm-settings.yml"),
       integer("alarm.evaluationIntervalSeconds", 5, 1, 60,
           "how often a collector looks for a newly closed minute to evaluate"),
       integer("alarm.settleSeconds", 10, 0, 600,
