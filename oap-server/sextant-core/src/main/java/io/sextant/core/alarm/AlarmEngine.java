@@ -88,6 +88,11 @@ public final class AlarmEngine {
         .register(registry);
   }
 
+  /** What a (draft) rule would have fired over the last {@code minutes} closed minutes. */
+  public AlarmDryRun.Result dryRun(AlarmRule rule, int minutes) {
+    return AlarmDryRun.run(rule, evaluator, buckets, lastClosedMinute(), minutes);
+  }
+
   /** The shared states of a rule's alarmed entities (firing, silenced, observing recovery). */
   public List<AlarmState> states(String ruleName) {
     String prefix = ruleName + "|";

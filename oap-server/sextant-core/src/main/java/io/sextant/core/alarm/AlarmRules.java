@@ -68,6 +68,63 @@ public final class AlarmRules {
     return rules;
   }
 
+  /**
+   * A rule as the API lists it: its settings in the file's keys, and for a stored rule that no
+   * longer loads (a hook removed from the file, a metric renamed) the problem instead of the rule.
+   */
+  public record Listed(String name, AlarmRule rule, Map<String, Object> settings, long version, String problem) {}
+
+  /** Every rule, the file's first, then the API's by name, those that no longer load included. */
+  public List<Listed> listed() {
+    List<Listed> out = new ArrayList<>();
+    for (AlarmRule r : file.rules()) {
+      out.add(new Listed(r.name(), r, settingsOf(r), 0, null));
+    }
+    for (ManagedDocument d : management.get().list(KIND)) {
+      if (fileRule(d.id()).isPresent()) {
+        continue;
+      }
+      try {
+        out.add(new Listed(d.id(), fromDocument(d), settings(d), d.version(), null));
+      } catch (AlarmSettingsException e) {
+        out.add(new Listed(d.id(), null, Map.of(), d.version(), e.getMessage()));
+      }
+    }
+    return out;
+  }
+
+  /** A rule's settings in alarm-settings.yml's keys. */
+  public static Map<String, Object> settingsOf(AlarmRule r) {
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("expression", r.expression());
+    s.put("period", r.period());
+    s.put("silence-period", r.silencePeriod());
+    s.put("recovery-observation-period", r.recoveryObservationPeriod());
+    if (!r.includeNames().isEmpty()) {
+      s.put("include-names", List.copyOf(r.includeNames()));
+    }
+    if (!r.excludeNames().isEmpty()) {
+      s.put("exclude-names", List.copyOf(r.excludeNames()));
+    }
+    if (r.includeNamesRegex() != null) {
+      s.put("include-names-regex", r.includeNamesRegex().pattern());
+    }
+    if (r.excludeNamesRegex() != null) {
+      s.put("exclude-names-regex", r.excludeNamesRegex().pattern());
+    }
+    if (!r.tags().isEmpty()) {
+      s.put("tags", r.tags());
+    }
+    s.put("message", r.message());
+    if (!r.hooks().isEmpty()) {
+      s.put("hooks", r.hooks());
+    }
+    if (!r.enabled()) {
+      s.put("enabled", false);
+    }
+    return s;
+  }
+
   /** One rule by name, from the file or the API. */
   public Optional<AlarmRule> find(String name) {
     Optional<AlarmRule> f = fileRule(name);

@@ -73,43 +73,68 @@ public final class RuleEvaluator {
    * carries its window's values even when the rule is not broken (the status endpoint shows them).
    */
   public Outcome evaluate(AlarmRule rule, long minute, String entityName) {
-    List<Long> window = window(rule, minute);
+    return read(rule, minute, minute).evaluate(minute, entityName);
+  }
+
+  /**
+   * Reads the rule's metrics once for every window ending in {@code [firstMinute, lastMinute]}: one
+   * storage request per metric, for every entity.
+   */
+  public Span read(AlarmRule rule, long firstMinute, long lastMinute) {
+    long from = window(rule, firstMinute).get(0);
     Map<String, Map<String, List<MetricPartial>>> byMetric = new HashMap<>();
     TreeSet<String> entityIds = new TreeSet<>();
     for (String metric : rule.metrics()) {
       Map<String, List<MetricPartial>> byEntity = new HashMap<>();
-      for (MetricPartial p : storage.metrics().read(metric, null, Step.MINUTE, window.get(0),
-          window.get(window.size() - 1))) {
+      for (MetricPartial p : storage.metrics().read(metric, null, Step.MINUTE, from, lastMinute)) {
         byEntity.computeIfAbsent(p.entityId(), e -> new ArrayList<>()).add(p);
         entityIds.add(baseId(p.entityId()));
       }
       byMetric.put(metric, byEntity);
     }
-    MetricQueries window1 = new MetricQueries(new Prefetched(storage, byMetric), catalog,
-        new MetadataQueries(storage));
-    List<Verdict> verdicts = new ArrayList<>();
-    int skipped = 0;
-    for (String id : entityIds) {
-      AlarmEntity entity;
-      try {
-        entity = AlarmEntity.of(rule.scope(), id);
-      } catch (IllegalArgumentException e) {
-        continue; // not an entity of this scope (e.g. a relation id from another family)
-      }
-      if (!rule.watches(entity.name()) || (entityName != null && !entityName.equals(entity.name()))) {
-        continue;
-      }
-      if (verdicts.size() >= maxEntities) {
-        skipped++;
-        continue;
-      }
-      MqeResult r = Mqe.evaluate(rule.parsed(), window1, entity.mqe(), window, Step.MINUTE);
-      boolean breached = r.error() == null && r.results().stream().flatMap(s -> s.values().stream())
-          .anyMatch(v -> v.value() != null && v.value() == 1.0);
-      verdicts.add(new Verdict(entity, breached, breached || entityName != null
-          ? snapshot(rule, window1, entity, window) : List.of()));
+    return new Span(rule, entityIds, new MetricQueries(new Prefetched(storage, byMetric), catalog,
+        new MetadataQueries(storage)));
+  }
+
+  /** What was read for a rule, evaluated minute by minute in memory. */
+  public final class Span {
+    private final AlarmRule rule;
+    private final TreeSet<String> entityIds;
+    private final MetricQueries source;
+
+    private Span(AlarmRule rule, TreeSet<String> entityIds, MetricQueries source) {
+      this.rule = rule;
+      this.entityIds = entityIds;
+      this.source = source;
     }
-    return new Outcome(verdicts, skipped);
+
+    /** The verdict of every entity read (or of the one named) over the window ending at {@code minute}. */
+    public Outcome evaluate(long minute, String entityName) {
+      List<Long> window = window(rule, minute);
+      List<Verdict> verdicts = new ArrayList<>();
+      int skipped = 0;
+      for (String id : entityIds) {
+        AlarmEntity entity;
+        try {
+          entity = AlarmEntity.of(rule.scope(), id);
+        } catch (IllegalArgumentException e) {
+          continue; // not an entity of this scope (e.g. a relation id from another family)
+        }
+        if (!rule.watches(entity.name()) || (entityName != null && !entityName.equals(entity.name()))) {
+          continue;
+        }
+        if (verdicts.size() >= maxEntities) {
+          skipped++;
+          continue;
+        }
+        MqeResult r = Mqe.evaluate(rule.parsed(), source, entity.mqe(), window, Step.MINUTE);
+        boolean breached = r.error() == null && r.results().stream().flatMap(s -> s.values().stream())
+            .anyMatch(v -> v.value() != null && v.value() == 1.0);
+        verdicts.add(new Verdict(entity, breached, breached || entityName != null
+            ? snapshot(rule, source, entity, window) : List.of()));
+      }
+      return new Outcome(verdicts, skipped);
+    }
   }
 
   private static List<MetricValues> snapshot(AlarmRule rule, MetricQueries source, AlarmEntity entity,

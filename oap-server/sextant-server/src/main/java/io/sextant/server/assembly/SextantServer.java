@@ -34,7 +34,9 @@ import io.sextant.core.query.QueryServices;
 import io.sextant.core.record.StorageRecordWriter;
 import io.sextant.core.topology.StoredProcessRegistry;
 import io.sextant.query.graphql.QueryLimits;
+import io.sextant.query.graphql.SchemaArea;
 import io.sextant.query.graphql.SextantGraphql;
+import io.sextant.query.graphql.area.AlarmRulesArea;
 import io.sextant.server.alarm.Alarms;
 import io.sextant.server.config.Plugins;
 import io.sextant.server.config.SextantConfig;
@@ -132,8 +134,10 @@ public final class SextantServer implements AutoCloseable {
     expressionPool = expressionPool(config.integer("query.expressionThreads"));
     QueryLimits limits = new QueryLimits(config.integer("query.maxDepth"), config.integer("query.maxComplexity"),
         config.integer("query.maxDurationPoints"));
-    GraphQL graphql = SextantGraphql.build(SextantGraphql.standardAreas(query, limits, VERSION, readiness::health,
-        buckets.zone(), Clock.systemUTC(), expressionPool), limits, config.integer("query.maxCachedDocuments"),
+    List<SchemaArea> areas = new ArrayList<>(SextantGraphql.standardAreas(query, limits, VERSION,
+        readiness::health, buckets.zone(), Clock.systemUTC(), expressionPool));
+    areas.add(new AlarmRulesArea(alarms.rules(), alarms.engine()));
+    GraphQL graphql = SextantGraphql.build(areas, limits, config.integer("query.maxCachedDocuments"),
         new AuditLog(registry));
     int grpcPort = config.integer("server.grpcPort");
     int httpPort = config.integer("server.httpPort");

@@ -56,6 +56,7 @@ class AlarmsIT {
   private TestServer sextant;
   private Path settings;
   private long started;
+  private long dataStart;
 
   @BeforeAll
   void start() throws Exception {
@@ -78,6 +79,7 @@ class AlarmsIT {
         calls.add(call(t, "ratings", "ratings-v1", 20, true));
       }
     }
+    dataStart = now;
     Status status = sextant.stream(List.of(ServiceMeshMetrics.newBuilder()
         .setHttpMetrics(HTTPServiceMeshMetrics.newBuilder().addAllMetrics(calls)).build()));
     assertThat(status.getCode()).isEqualTo(Status.Code.OK);
@@ -438,6 +440,80 @@ class AlarmsIT {
       Thread.sleep(200);
     }
     return false;
+  }
+
+  @Test
+  void rulesAreWrittenThroughTheApiWithVersionsAndFileRulesStayReadOnly() throws Exception {
+    String save = "mutation ($name: String!, $settings: String!, $version: Long!) { r: saveAlarmRule(name: $name,"
+        + " settings: $settings, version: $version) { rule { name settings enabled source version scope }"
+        + " errorReason } }";
+    String settings = "{\"expression\": \"sum(service_cpm > 100) >= 1\", \"period\": 3}";
+    JsonNode created = sextant.data(save, Map.of("name", "busy_rule", "settings", settings, "version", 0))
+        .get("r");
+    assertThat(created.get("errorReason").isNull()).as(created.toString()).isTrue();
+    assertThat(created.get("rule").get("version").asLong()).isEqualTo(1);
+    assertThat(created.get("rule").get("source").asText()).isEqualTo("api");
+    assertThat(created.get("rule").get("scope").asText()).isEqualTo("SERVICE");
+    assertThat(sextant.data(save, Map.of("name", "busy_rule", "settings", settings, "version", 0)).get("r")
+        .get("errorReason").asText()).contains("exists already");
+    String slower = "{\"expression\": \"sum(service_cpm > 200) >= 1\", \"period\": 3}";
+    assertThat(sextant.data(save, Map.of("name", "busy_rule", "settings", slower, "version", 1)).get("r")
+        .get("rule").get("version").asLong()).isEqualTo(2);
+    assertThat(sextant.data(save, Map.of("name", "busy_rule", "settings", settings, "version", 1)).get("r")
+        .get("errorReason").asText()).as("a change made on a stale version").contains("is not at version 1");
+    String disabled = "{\"expression\": \"sum(service_cpm > 200) >= 1\", \"period\": 3, \"enabled\": false}";
+    JsonNode off = sextant.data(save, Map.of("name", "busy_rule", "settings", disabled, "version", 2)).get("r");
+    assertThat(off.get("rule").get("enabled").asBoolean()).isFalse();
+    assertThat(sextant.data(save, Map.of("name", "service_sla_rule", "settings", settings, "version", 0))
+        .get("r").get("errorReason").asText()).contains("comes from the alarm settings file");
+    assertThat(sextant.data(save, Map.of("name", "typo_rule", "settings",
+        "{\"expression\": \"sum(service_cpmm > 1) >= 1\", \"period\": \"x\"}", "version", 0)).get("r")
+        .get("errorReason").asText()).isEqualTo("rule 'typo_rule': unknown metric 'service_cpmm'; rule 'typo_rule':"
+            + " period must be a whole number of minutes, not 'x'");
+
+    JsonNode listed = sextant.data("{ listAlarmRules { name source version enabled } }").get("listAlarmRules");
+    assertThat(listed.findValuesAsText("name")).contains("service_resp_time_rule", "busy_rule");
+    assertThat(find(listed, "busy_rule", "name").get("version").asLong()).isEqualTo(3);
+    assertThat(find(listed, "service_sla_rule", "name").get("source").asText()).isEqualTo("file");
+    assertThat(JSON.readTree(sextant.get("/status/alarm/busy_rule")).at("/oapInstances/0/status/enabled")
+        .asBoolean()).isFalse();
+
+    String delete = "mutation { r: deleteAlarmRule(name: \"busy_rule\", version: %d) { errorReason } }";
+    assertThat(sextant.data(delete.formatted(2)).get("r").get("errorReason").asText()).contains("not at version 2");
+    assertThat(sextant.data(delete.formatted(3)).get("r").get("errorReason").isNull()).isTrue();
+    assertThat(sextant.data("{ listAlarmRules { name } }").get("listAlarmRules").findValuesAsText("name"))
+        .doesNotContain("busy_rule");
+  }
+
+  @Test
+  void aDryRunAnswersWhenADraftWouldHaveFiredOnStoredData() throws Exception {
+    String dryRun = "query ($settings: String!) { r: dryRunAlarmRule(name: \"errors_rule\", settings: $settings,"
+        + " minutes: 20) { minutes entities alarms { entity scope startTime recoveryTime message } errorReason } }";
+    JsonNode r = sextant.data(dryRun, Map.of("settings", "{\"expression\": \"sum(service_sla < 8000) >= 2\","
+        + " \"period\": 10, \"message\": \"{name} fails\"}")).get("r");
+    assertThat(r.get("errorReason").isNull()).as(r.toString()).isTrue();
+    assertThat(r.get("minutes").asInt()).isEqualTo(20);
+    assertThat(r.get("entities").asInt()).as("details, ratings, reviews").isEqualTo(3);
+    assertThat(r.get("alarms")).singleElement().satisfies(a -> {
+      assertThat(a.get("entity").asText()).isEqualTo("details");
+      assertThat(a.get("message").asText()).isEqualTo("details fails");
+      long secondBadMinuteEnd = (dataStart - 10 * 60_000L) / 60_000L * 60_000L + 60_000L;
+      assertThat(a.get("startTime").asLong()).as("at the end of the second minute under 80%")
+          .isEqualTo(secondBadMinuteEnd);
+      assertThat(a.get("recoveryTime").isNull()).as("still failing at the end of the range").isTrue();
+    });
+    assertThat(hooks.to("/custom")).as("a dry run calls no hook").hasSize(1);
+    JsonNode bad = sextant.data(dryRun, Map.of("settings", "{\"expression\": \"service_sla\"}")).get("r");
+    assertThat(bad.get("errorReason").asText()).contains("must compare at its root");
+  }
+
+  private static JsonNode find(JsonNode items, String value, String field) {
+    for (JsonNode i : items) {
+      if (i.get(field).asText().equals(value)) {
+        return i;
+      }
+    }
+    throw new AssertionError("no " + field + " " + value + " in " + items);
   }
 
   @Test

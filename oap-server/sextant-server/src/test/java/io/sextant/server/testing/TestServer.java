@@ -84,7 +84,12 @@ public final class TestServer implements AutoCloseable {
 
   /** The {@code data} of a query that must not fail. */
   public JsonNode data(String query) throws Exception {
-    JsonNode r = graphql(query);
+    return data(query, Map.of());
+  }
+
+  /** The data of a request with variables; errors fail the test. */
+  public JsonNode data(String query, Map<String, Object> variables) throws Exception {
+    JsonNode r = graphql(query, variables);
     if (r.has("errors") && !r.get("errors").isEmpty()) {
       throw new AssertionError("GraphQL errors: " + r.get("errors") + " for " + query);
     }
