@@ -149,13 +149,64 @@ class AlarmEngineTest {
   }
 
   private AlarmEngine engine(AlarmSettings settings) {
-    AlarmRules rules = new AlarmRules(storage::management, catalog);
+    return engine(settings, storage, 60_000);
+  }
+
+  private AlarmEngine engine(AlarmSettings settings, io.sextant.api.storage.StorageComponent store,
+      long takeoverMillis) {
+    AlarmRules rules = new AlarmRules(store::management, catalog);
     rules.useFile(settings);
     HookDispatcher dispatcher = new HookDispatcher(100, 3, Duration.ofMillis(50), Duration.ofSeconds(5),
         new SimpleMeterRegistry());
     dispatchers.add(dispatcher);
-    return new AlarmEngine(storage, new RuleEvaluator(storage, catalog, 10_000), buckets, rules, dispatcher,
-        Runnable::run, 0, 60_000, new SimpleMeterRegistry());
+    return new AlarmEngine(store, new RuleEvaluator(store, catalog, 10_000), buckets, rules, dispatcher,
+        Runnable::run, 0, takeoverMillis, new SimpleMeterRegistry());
+  }
+
+  @Test
+  void aDeliveryTheDecidingCollectorCouldNotMakeIsMadeByAnother() throws Exception {
+    startWebhook();
+    long now = System.currentTimeMillis();
+    Aggregator aggregator = new Aggregator(catalog, RecordKindDispatcher.standard(10_000), buckets,
+        new AggregatorLimits(100_000, 60, 10), new SimpleMeterRegistry());
+    calls(aggregator, now - 3 * MINUTE, "reviews", 1500);
+    new Flusher(aggregator, storage, buckets, new FlusherConfig(60_000, 60_000, 0, 1, 64L << 20), "c1",
+        new SimpleMeterRegistry()).flush(true);
+    Map<String, Object> rule = new LinkedHashMap<>();
+    rule.put("expression", "sum(service_resp_time > 1000) >= 1");
+    AlarmSettings settings = AlarmSettings.parse(Map.of("rules", Map.of("slow_rule", rule), "hooks",
+        Map.of("webhook", Map.of("default", Map.of("is-default", true, "urls",
+            List.of("http://127.0.0.1:" + webhook.getAddress().getPort() + "/alarm"), "headers",
+            Map.of("Authorization", "Bearer hook-token"))))), catalog);
+    // The first collector decides the minute, then cannot store the alarm (as if it died there).
+    io.sextant.api.storage.StorageComponent failingRecords = new io.sextant.api.storage.ForwardingStorageComponent() {
+      @Override
+      protected io.sextant.api.storage.StorageComponent delegate() {
+        return storage;
+      }
+
+      @Override
+      public io.sextant.api.storage.RecordStore records() {
+        throw new IllegalStateException("this collector died before storing the alarm");
+      }
+    };
+    long minute = buckets.minuteBucket(now - 3 * MINUTE);
+    engine(settings, failingRecords, 100).evaluate(minute);
+    assertThat(received).as("nothing delivered yet").isEmpty();
+
+    Thread.sleep(150); // past the takeover time
+    engine(settings, storage, 100).evaluate(TimeBuckets.plus(minute, Step.MINUTE, 1));
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (received.isEmpty() && System.currentTimeMillis() < deadline) {
+      Thread.sleep(20);
+    }
+    Thread.sleep(300);
+    assertThat(received).as("delivered once, by the second collector").hasSize(1);
+    assertThat(received.get(0).get(0).get("startTime").asLong()).isLessThan(System.currentTimeMillis());
+    assertThat(storage.records().read(new RecordQuery(AlarmRecords.KIND, null, 0, Long.MAX_VALUE, List.of(), 10)))
+        .hasSize(1);
+    assertThat(storage.management().list(AlarmState.KIND)).singleElement()
+        .satisfies(d -> assertThat(AlarmJson.state(d.body()).pending()).as("the outbox is empty").isEmpty());
   }
 
   private void startWebhook() throws Exception {

@@ -9,6 +9,7 @@ import io.grpc.Status;
 import io.sextant.api.id.EntityIds;
 import io.sextant.server.config.ConfigException;
 import io.sextant.server.query.EventsEndToEnd;
+import io.sextant.server.testing.HookReceiver;
 import io.sextant.server.testing.TestServer;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;

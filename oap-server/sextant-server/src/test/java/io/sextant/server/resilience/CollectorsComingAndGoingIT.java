@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.server.testing.CollectorProcess;
+import io.sextant.server.testing.HookReceiver;
 import io.sextant.server.testing.RoundRobinMeshClient;
 import io.sextant.server.testing.RoundRobinMeshClient.StreamResult;
 import io.sextant.server.testing.RoundRobinMeshClient.Totals;
@@ -15,14 +17,30 @@ import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.skywalking.apm.network.common.v3.DetectPoint;
+import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetric;
+import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetrics;
+import org.apache.skywalking.apm.network.servicemesh.v3.Protocol;
+import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricServiceGrpc;
+import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -42,6 +60,9 @@ class CollectorsComingAndGoingIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int RECORDS_PER_MESSAGE = 10;
   private static final int FLUSH_MILLIS = 1000;
+  private static final Pattern FIRED = Pattern.compile("(?m)^sextant_alarms_fired_total(?:\\{[^}]*})? (\\S+)");
+  private static final DateTimeFormatter MINUTE =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(ZoneOffset.UTC);
   private static final TimeBuckets BUCKETS = new TimeBuckets(ZoneId.of("UTC"), Clock.systemUTC());
 
   @Test
@@ -317,6 +338,165 @@ class CollectorsComingAndGoingIT {
   private static void closeAll(List<CollectorProcess> collectors) {
     for (CollectorProcess c : collectors) {
       c.close();
+    }
+  }
+
+  /**
+   * Three collectors evaluate one alarm rule over the same merged data while a slow service breaks it
+   * every minute: each minute's alarm is stored once and the webhook called once, whichever collector
+   * decided it; after the deciding collector is killed (-9) mid-incident, the others go on firing, once
+   * per minute.
+   */
+  @Test
+  void eachMinutesAlarmFiresOnceThroughAKill() throws Exception {
+    try (HookReceiver hooks = new HookReceiver()) {
+      Path settings = Files.createTempFile("alarm-settings", ".yml");
+      Files.writeString(settings, """
+          rules:
+            reviews_slow_rule:
+              expression: sum(service_resp_time > 1000) >= 1
+              period: 3
+              silence-period: 0
+              message: Service {name} answers in more than 1000ms
+          hooks:
+            webhook:
+              default:
+                is-default: true
+                urls: [%s]
+          """.formatted(hooks.url("/webhook")));
+      // Minutes close at once (no grace) and are evaluated 3 s after; the first evaluation comes
+      // 10 s after the start, once the test has sent the minutes before it.
+      Map<String, String> env = CollectorProcess.onElasticsearch(ES.hostAndPort(), "lc-alarms", Map.of(
+          "SEXTANT_ALARM_SETTINGS_FILE", settings.toString(), "SEXTANT_CORE_GRACE_MINUTES", "0",
+          "SEXTANT_CORE_FLUSH_INTERVAL_MILLIS", "1000", "SEXTANT_ALARM_SETTLE_SECONDS", "3",
+          "SEXTANT_ALARM_EVALUATION_INTERVAL_SECONDS", "10"));
+      List<CollectorProcess> live = new CopyOnWriteArrayList<>();
+      for (String id : List.of("alarm-a", "alarm-b", "alarm-c")) {
+        live.add(CollectorProcess.start(id, env));
+      }
+      AtomicBoolean sending = new AtomicBoolean(true);
+      Thread traffic = new Thread(() -> sendSlowReviews(live, sending), "slow-reviews");
+      try {
+        for (CollectorProcess c : live) {
+          c.awaitReady();
+        }
+        long now = System.currentTimeMillis();
+        for (int m = 3; m >= 1; m--) {
+          for (CollectorProcess c : live) {
+            assertThat(slowReviews(c, now - m * 60_000L)).isTrue();
+          }
+        }
+        traffic.start();
+
+        awaitCalls(hooks, 1, 60);
+        Thread.sleep(3000); // a repeat would arrive by now
+        assertThat(hooks.to("/webhook")).as("the first minute's alarm, once").hasSize(1);
+        CollectorProcess winner = firedBy(live);
+        int firedBeforeKill = fired(winner);
+        assertThat(fired(live)).as("fired by one collector only").isEqualTo(1);
+        winner.kill();
+        live.remove(winner);
+
+        awaitCalls(hooks, 2, 100);
+        Thread.sleep(3000);
+        sending.set(false);
+        traffic.join(10_000);
+        int calls = hooks.to("/webhook").size();
+        assertThat(fired(live) + firedBeforeKill).as("every alarm fired once across the collectors").isEqualTo(calls);
+
+        List<String> uuids = new ArrayList<>();
+        Set<String> startTimes = new HashSet<>();
+        for (HookReceiver.Request r : hooks.to("/webhook")) {
+          JsonNode list = JSON.readTree(r.body());
+          list.forEach(m -> {
+            uuids.add(m.get("uuid").asText());
+            startTimes.add(m.get("startTime").asText());
+          });
+        }
+        assertThat(uuids).as("one call per minute, none twice").hasSize(calls).doesNotHaveDuplicates();
+        assertThat(storedAlarms(live.get(0))).as("the alarms stored are the ones the webhook got")
+            .isEqualTo(startTimes);
+      } finally {
+        sending.set(false);
+        live.forEach(CollectorProcess::close);
+      }
+    }
+  }
+
+  private static int fired(CollectorProcess c) throws Exception {
+    Matcher m = FIRED.matcher(c.get("/metrics"));
+    return m.find() ? (int) Double.parseDouble(m.group(1)) : 0;
+  }
+
+  private static int fired(List<CollectorProcess> collectors) throws Exception {
+    int total = 0;
+    for (CollectorProcess c : collectors) {
+      total += fired(c);
+    }
+    return total;
+  }
+
+  private static CollectorProcess firedBy(List<CollectorProcess> collectors) throws Exception {
+    for (CollectorProcess c : collectors) {
+      if (fired(c) > 0) {
+        return c;
+      }
+    }
+    throw new AssertionError("no collector counted the alarm it fired");
+  }
+
+  private static void awaitCalls(HookReceiver hooks, int calls, int seconds) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + seconds * 1000L;
+    while (hooks.to("/webhook").size() < calls && System.currentTimeMillis() < deadline) {
+      Thread.sleep(200);
+    }
+    assertThat(hooks.to("/webhook")).as("webhook calls after %d s", seconds).hasSizeGreaterThanOrEqualTo(calls);
+  }
+
+  private static Set<String> storedAlarms(CollectorProcess c) throws Exception {
+    long now = System.currentTimeMillis();
+    String query = "{ getAlarm(duration: {start: \"" + MINUTE.format(Instant.ofEpochMilli(now - 10 * 60_000L))
+        + "\", end: \"" + MINUTE.format(Instant.ofEpochMilli(now + 60_000L)) + "\", step: MINUTE},"
+        + " paging: {pageNum: 1, pageSize: 50}) { msgs { id message startTime } } }";
+    HttpResponse<String> r = TestServer.HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+        + c.httpPort + "/graphql")).header("content-type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("query", query)))).build(),
+        HttpResponse.BodyHandlers.ofString());
+    JsonNode msgs = JSON.readTree(r.body()).get("data").get("getAlarm").get("msgs");
+    // getAlarm answers no uuid: each stored alarm is matched to its webhook call by its start time.
+    Set<String> out = new HashSet<>();
+    msgs.forEach(m -> out.add(m.get("startTime").asText()));
+    return out;
+  }
+
+  private static void sendSlowReviews(List<CollectorProcess> live, AtomicBoolean sending) {
+    int i = 0;
+    while (sending.get()) {
+      List<CollectorProcess> now = List.copyOf(live);
+      if (!now.isEmpty()) {
+        slowReviews(now.get(i++ % now.size()), System.currentTimeMillis());
+      }
+      try {
+        Thread.sleep(500);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  private static boolean slowReviews(CollectorProcess c, long time) {
+    HTTPServiceMeshMetric call = HTTPServiceMeshMetric.newBuilder().setStartTime(time).setEndTime(time + 1500)
+        .setLatency(1500).setSourceServiceName("productpage").setSourceServiceInstance("productpage-v1")
+        .setDestServiceName("reviews").setDestServiceInstance("reviews-v1").setEndpoint("GET:/reviews")
+        .setResponseCode(200).setStatus(true).setProtocol(Protocol.HTTP).setDetectPoint(DetectPoint.server)
+        .setTlsMode("NONE").build();
+    try {
+      ServiceMeshMetricServiceGrpc.ServiceMeshMetricServiceStub stub = GrpcClients
+          .builder("http://" + c.grpcAddress()).build(ServiceMeshMetricServiceGrpc.ServiceMeshMetricServiceStub.class);
+      return TestServer.clientStream(stub::collect, List.of(ServiceMeshMetrics.newBuilder()
+          .setHttpMetrics(HTTPServiceMeshMetrics.newBuilder().addMetrics(call)).build())).isOk();
+    } catch (Exception e) {
+      return false; // the killed collector
     }
   }
 }

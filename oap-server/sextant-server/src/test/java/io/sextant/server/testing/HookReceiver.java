@@ -1,4 +1,4 @@
-package io.sextant.server.alarm;
+package io.sextant.server.testing;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -11,14 +11,14 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** An HTTP server standing in for Slack, PagerDuty, a webhook...: keeps every request it gets. */
-final class HookReceiver implements AutoCloseable {
+public final class HookReceiver implements AutoCloseable {
   /** One request as received. */
-  record Request(String path, String query, Map<String, List<String>> headers, String body) {}
+  public record Request(String path, String query, Map<String, List<String>> headers, String body) {}
 
   private final HttpServer server;
   private final List<Request> requests = new CopyOnWriteArrayList<>();
 
-  HookReceiver() throws IOException {
+  public HookReceiver() throws IOException {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.createContext("/", exchange -> {
       URI uri = exchange.getRequestURI();
@@ -30,18 +30,18 @@ final class HookReceiver implements AutoCloseable {
     server.start();
   }
 
-  String url(String path) {
+  public String url(String path) {
     return "http://127.0.0.1:" + server.getAddress().getPort() + path;
   }
 
   /** The requests to {@code path} so far. */
-  List<Request> to(String path) {
+  public List<Request> to(String path) {
     List<Request> out = new ArrayList<>();
     requests.stream().filter(r -> r.path().equals(path)).forEach(out::add);
     return out;
   }
 
-  List<Request> all() {
+  public List<Request> all() {
     return List.copyOf(requests);
   }
 
