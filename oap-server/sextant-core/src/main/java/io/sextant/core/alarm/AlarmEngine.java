@@ -159,16 +159,13 @@ public final class AlarmEngine {
       seen.add(id);
       decide(rule, v.entity(), v, states.get(id), minute);
     }
-    // Entities that are alarmed and had no data this window: their rule is not broken.
+    // An alarmed entity without data in the window keeps no state, as in SkyWalking (its window
+    // expires): the alarm ends without a recovery. What is still to deliver stays until delivered.
     String prefix = rule.name() + "|";
     for (ManagedDocument d : List.copyOf(states.values())) {
-      if (d.id().startsWith(prefix) && !seen.contains(d.id())) {
-        AlarmState s = AlarmJson.state(d.body());
-        try {
-          decide(rule, AlarmEntity.of(rule.scope(), s.entityId()), null, d, minute);
-        } catch (IllegalArgumentException e) {
-          forget(d);
-        }
+      if (d.id().startsWith(prefix) && !seen.contains(d.id()) && AlarmJson.state(d.body()).pending().isEmpty()) {
+        forget(d);
+        states.remove(d.id());
       }
     }
   }
