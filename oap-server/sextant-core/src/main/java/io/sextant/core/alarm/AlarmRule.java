@@ -10,15 +10,17 @@ import java.util.regex.Pattern;
 /**
  * One alarm rule as SkyWalking's {@code alarm-settings.yml} has it. {@code expression} answers 1
  * (breached) or 0 per entity over the last {@code period} closed minutes; {@code scope} is that of
- * the metrics it reads. {@code silencePeriod} minutes pass after an alarm before the next one;
- * {@code recoveryObservationPeriod} minutes unbroken end a firing alarm as recovered. {@code
+ * the metrics it reads. An event rule ({@code events} not null) counts a service's matching events
+ * over the period instead, and has no expression. {@code silencePeriod} minutes pass after an alarm
+ * before the next one; {@code recoveryObservationPeriod} minutes unbroken end a firing alarm as
+ * recovered. {@code
  * fromFile} rules are read-only through the API; {@code version} is the API's optimistic version
  * (0 for file rules).
  */
 public record AlarmRule(String name, String expression, Expression parsed, Scope scope, List<String> metrics,
     int period, int silencePeriod, int recoveryObservationPeriod, Set<String> includeNames,
     Set<String> excludeNames, Pattern includeNamesRegex, Pattern excludeNamesRegex, Map<String, String> tags,
-    String message, List<String> hooks, boolean enabled, boolean fromFile, long version) {
+    String message, List<String> hooks, boolean enabled, boolean fromFile, long version, EventCondition events) {
   public AlarmRule {
     metrics = List.copyOf(metrics);
     includeNames = Set.copyOf(includeNames);

@@ -37,7 +37,8 @@ public record AlarmSettings(List<AlarmRule> rules, Map<String, HookSettings> hoo
       Set.of("webhook", "slack", "pagerduty", "discord", "dingtalk", "feishu", "wechat", "welink", "grpc");
   private static final Set<String> RULE_KEYS = Set.of("expression", "period", "silence-period",
       "recovery-observation-period", "include-names", "exclude-names", "include-names-regex", "exclude-names-regex",
-      "tags", "message", "hooks", "enabled");
+      "tags", "message", "hooks", "enabled", "events");
+  private static final Set<String> EVENT_KEYS = Set.of("type", "name-regex", "message-regex", "layer", "threshold");
   static final int MAX_PERIOD_MINUTES = 1440;
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{([^}]*)}");
 
@@ -95,7 +96,14 @@ public record AlarmSettings(List<AlarmRule> rules, Map<String, HookSettings> hoo
     Expression parsed = null;
     Scope scope = null;
     List<String> metrics = List.of();
-    if (expression == null || expression.isBlank()) {
+    EventCondition events = null;
+    if (s.containsKey("events")) {
+      events = events(map(s.get("events"), prefix + "events", problems), prefix, problems);
+      scope = Scope.SERVICE;
+      if (expression != null) {
+        problems.add(prefix + "an event rule has events instead of an expression, not both");
+      }
+    } else if (expression == null || expression.isBlank()) {
       problems.add(prefix + "expression is required");
     } else {
       try {
@@ -141,8 +149,24 @@ public record AlarmSettings(List<AlarmRule> rules, Map<String, HookSettings> hoo
     if (!problems.isEmpty()) {
       throw new AlarmSettingsException(problems);
     }
-    return new AlarmRule(name, expression, parsed, scope, metrics, period, silence, recovery, includeNames,
-        excludeNames, include, exclude, tags, message, hooks, enabled, fromFile, version);
+    return new AlarmRule(name, expression == null ? "" : expression, parsed, scope, metrics, period, silence,
+        recovery, includeNames, excludeNames, include, exclude, tags, message, hooks, enabled, fromFile, version,
+        events);
+  }
+
+  private static EventCondition events(Map<String, Object> e, String prefix, List<String> problems) {
+    for (String key : e.keySet()) {
+      if (!EVENT_KEYS.contains(key)) {
+        problems.add(prefix + "events: unknown key '" + key + "' (known: " + new java.util.TreeSet<>(EVENT_KEYS) + ")");
+      }
+    }
+    if (e.isEmpty()) {
+      problems.add(prefix + "events needs at least one of type, name-regex, message-regex, layer");
+    }
+    return new EventCondition(e.get("type") == null ? null : String.valueOf(e.get("type")),
+        regex(e, "name-regex", prefix + "events: ", problems), regex(e, "message-regex", prefix + "events: ", problems),
+        e.get("layer") == null ? null : String.valueOf(e.get("layer")),
+        integer(e, "threshold", 1, 1, 1_000_000, prefix + "events: ", problems));
   }
 
   private static Scope scopeOf(List<String> metrics, MetricCatalog catalog, String prefix, List<String> problems) {

@@ -1,10 +1,15 @@
 package io.sextant.core.alarm;
 
+import io.sextant.api.event.Event;
+import io.sextant.api.event.EventRecords;
+import io.sextant.api.id.EntityIds;
 import io.sextant.api.storage.ForwardingStorageComponent;
 import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.storage.MetricsStore;
 import io.sextant.api.storage.PartialRow;
+import io.sextant.api.storage.RecordQuery;
 import io.sextant.api.storage.StorageComponent;
+import io.sextant.api.storage.StoredRecord;
 import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.metric.MetricCatalog;
@@ -20,6 +25,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -28,14 +34,19 @@ import java.util.TreeSet;
  * expression runs per entity over those partials in memory.
  */
 public final class RuleEvaluator {
+  /** Events one event rule reads per evaluation, at most (Elasticsearch's default result window). */
+  static final int MAX_EVENTS = 10_000;
+
   private final StorageComponent storage;
   private final MetricCatalog catalog;
+  private final TimeBuckets buckets;
   private final int maxEntities;
 
   /** {@code maxEntities} bounds the entities one rule looks at per minute; past it the rest are skipped. */
-  public RuleEvaluator(StorageComponent storage, MetricCatalog catalog, int maxEntities) {
+  public RuleEvaluator(StorageComponent storage, MetricCatalog catalog, TimeBuckets buckets, int maxEntities) {
     this.storage = storage;
     this.catalog = catalog;
+    this.buckets = buckets;
     this.maxEntities = maxEntities;
   }
 
@@ -82,6 +93,9 @@ public final class RuleEvaluator {
    */
   public Span read(AlarmRule rule, long firstMinute, long lastMinute) {
     long from = window(rule, firstMinute).get(0);
+    if (rule.events() != null) {
+      return new Span(rule, events(rule.events(), from, lastMinute));
+    }
     Map<String, Map<String, List<MetricPartial>>> byMetric = new HashMap<>();
     TreeSet<String> entityIds = new TreeSet<>();
     for (String metric : rule.metrics()) {
@@ -96,16 +110,50 @@ public final class RuleEvaluator {
         new MetadataQueries(storage)));
   }
 
+  /** Matching events per service id and minute, from the event records of the minutes given. */
+  private Map<String, Map<Long, Integer>> events(EventCondition condition, long fromMinute, long toMinute) {
+    long start = buckets.startMillis(fromMinute, Step.MINUTE);
+    long end = buckets.startMillis(TimeBuckets.plus(toMinute, Step.MINUTE, 1), Step.MINUTE) - 1;
+    List<String> tags = new ArrayList<>();
+    if (condition.type() != null) {
+      tags.add(StoredRecord.tag(EventRecords.TYPE, condition.type()));
+    }
+    if (condition.layer() != null) {
+      tags.add(StoredRecord.tag(EventRecords.LAYER, condition.layer()));
+    }
+    Map<String, Map<Long, Integer>> counts = new TreeMap<>();
+    for (StoredRecord r : storage.records().read(new RecordQuery(EventRecords.KIND, null, start, end, tags,
+        MAX_EVENTS))) {
+      Event e = EventRecords.fromRecord(r);
+      long at = e.startTime() > 0 ? e.startTime() : r.timeMillis();
+      if (e.service().isEmpty() || at < start || at > end || !condition.matches(e)) {
+        continue;
+      }
+      counts.computeIfAbsent(EntityIds.serviceId(e.service(), true), k -> new HashMap<>())
+          .merge(buckets.minuteBucket(at), 1, Integer::sum);
+    }
+    return counts;
+  }
+
   /** What was read for a rule, evaluated minute by minute in memory. */
   public final class Span {
     private final AlarmRule rule;
     private final TreeSet<String> entityIds;
     private final MetricQueries source;
+    private final Map<String, Map<Long, Integer>> events;
 
     private Span(AlarmRule rule, TreeSet<String> entityIds, MetricQueries source) {
       this.rule = rule;
       this.entityIds = entityIds;
       this.source = source;
+      this.events = null;
+    }
+
+    private Span(AlarmRule rule, Map<String, Map<Long, Integer>> events) {
+      this.rule = rule;
+      this.entityIds = new TreeSet<>(events.keySet());
+      this.source = null;
+      this.events = events;
     }
 
     /** The verdict of every entity read (or of the one named) over the window ending at {@code minute}. */
@@ -127,13 +175,33 @@ public final class RuleEvaluator {
           skipped++;
           continue;
         }
-        MqeResult r = Mqe.evaluate(rule.parsed(), source, entity.mqe(), window, Step.MINUTE);
-        boolean breached = r.error() == null && r.results().stream().flatMap(s -> s.values().stream())
-            .anyMatch(v -> v.value() != null && v.value() == 1.0);
-        verdicts.add(new Verdict(entity, breached, breached || entityName != null
-            ? snapshot(rule, source, entity, window) : List.of()));
+        verdicts.add(events == null ? metricVerdict(entity, window, entityName != null)
+            : eventVerdict(entity, window, entityName != null));
       }
       return new Outcome(verdicts, skipped);
+    }
+
+    private Verdict metricVerdict(AlarmEntity entity, List<Long> window, boolean withValues) {
+      MqeResult r = Mqe.evaluate(rule.parsed(), source, entity.mqe(), window, Step.MINUTE);
+      boolean breached = r.error() == null && r.results().stream().flatMap(s -> s.values().stream())
+          .anyMatch(v -> v.value() != null && v.value() == 1.0);
+      return new Verdict(entity, breached, breached || withValues ? snapshot(rule, source, entity, window)
+          : List.of());
+    }
+
+    /** An event rule's verdict; its snapshot is the count of matching events in each minute. */
+    private Verdict eventVerdict(AlarmEntity entity, List<Long> window, boolean withValues) {
+      Map<Long, Integer> perMinute = events.getOrDefault(entity.id(), Map.of());
+      int total = 0;
+      List<MqeValue> values = new ArrayList<>();
+      for (long minute : window) {
+        Integer n = perMinute.get(minute);
+        total += n == null ? 0 : n;
+        values.add(new MqeValue(Long.toString(minute), n == null ? 0.0 : n.doubleValue()));
+      }
+      boolean breached = total >= rule.events().threshold();
+      return new Verdict(entity, breached, breached || withValues
+          ? List.of(new MetricValues("events", List.of(), values)) : List.of());
     }
   }
 

@@ -11,6 +11,7 @@ import io.sextant.api.model.DetectPoint;
 import io.sextant.api.model.Layer;
 import io.sextant.api.storage.RecordQuery;
 import io.sextant.api.storage.StoredRecord;
+import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.Aggregator;
 import io.sextant.core.aggregate.AggregatorLimits;
@@ -159,7 +160,7 @@ class AlarmEngineTest {
     HookDispatcher dispatcher = new HookDispatcher(100, 3, Duration.ofMillis(50), Duration.ofSeconds(5),
         new SimpleMeterRegistry());
     dispatchers.add(dispatcher);
-    return new AlarmEngine(store, new RuleEvaluator(store, catalog, 10_000), buckets, rules, dispatcher,
+    return new AlarmEngine(store, new RuleEvaluator(store, catalog, buckets, 10_000), buckets, rules, dispatcher,
         Runnable::run, 0, takeoverMillis, new SimpleMeterRegistry());
   }
 

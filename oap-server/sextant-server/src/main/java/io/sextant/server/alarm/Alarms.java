@@ -80,7 +80,7 @@ public final class Alarms implements AutoCloseable {
         Duration.ofSeconds(1), Duration.ofSeconds(config.integer("alarm.hookTimeoutSeconds")), registry);
     long closedAfterMillis = core.flusher().graceMinutes() * 60_000L + core.flusher().closedIntervalMillis()
         + config.integer("alarm.settleSeconds") * 1000L;
-    this.evaluator = new RuleEvaluator(storage, catalog, config.integer("alarm.maxEntitiesPerRule"));
+    this.evaluator = new RuleEvaluator(storage, catalog, buckets, config.integer("alarm.maxEntitiesPerRule"));
     this.engine = new AlarmEngine(storage, evaluator, buckets, rules, dispatcher, settle, closedAfterMillis,
         config.integer("alarm.takeoverSeconds") * 1000L, registry);
     this.intervalSeconds = config.integer("alarm.evaluationIntervalSeconds");

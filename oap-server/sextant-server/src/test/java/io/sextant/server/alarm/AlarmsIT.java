@@ -25,6 +25,7 @@ import java.util.Map;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.apache.skywalking.apm.network.common.v3.DetectPoint;
+import org.apache.skywalking.apm.network.event.v3.Type;
 import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetric;
 import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetrics;
 import org.apache.skywalking.apm.network.servicemesh.v3.Protocol;
@@ -86,9 +87,11 @@ class AlarmsIT {
     assertThat(status.getCode()).isEqualTo(Status.Code.OK);
     assertThat(EventsEndToEnd.report(sextant, List.of(EventsEndToEnd.event("ev-1", "reviews", "Upgrade")
         .setStartTime(now - 5 * 60_000L).setEndTime(now - 4 * 60_000L).setMessage("reviews v2 rolled out")
+        .build(), EventsEndToEnd.event("ev-2", "ratings", "BackOff").setType(Type.Error)
+        .setStartTime(now - 4 * 60_000L).setEndTime(now - 4 * 60_000L).setMessage("Back-off restarting container")
         .build())).getCode()).isEqualTo(Status.Code.OK);
     sextant.flush();
-    awaitRequests(9 + 1, 20_000);
+    awaitRequests(2 * DEFAULT_HOOKS.size() + 2, 20_000);
   }
 
   @AfterAll
@@ -124,6 +127,13 @@ class AlarmsIT {
             period: 10
             include-names-regex: reviews-v2 of .*
             message: Response time of service instance {name} is more than 1000ms in 2 minutes of last 10 minutes
+          pods_backing_off_rule:
+            events:
+              type: Error
+              name-regex: BackOff|Unhealthy
+            period: 5
+            message: Pods of {name} keep failing
+            hooks: [webhook.events]
         %s
         hooks:
           webhook:
@@ -133,6 +143,8 @@ class AlarmsIT {
               headers:
                 Authorization: Bearer hook-secret
             custom:
+              urls: [%s]
+            events:
               urls: [%s]
           slack:
             default:
@@ -173,7 +185,8 @@ class AlarmsIT {
               is-default: true
               text-template: '{"msgtype":"text","text":{"content":"Apache SkyWalking Alarm: \\n %%s."}}'
               webhooks: [%s]
-        """.formatted(extraRule, hooks.url("/webhook"), hooks.url("/custom"), hooks.url("/slack"),
+        """.formatted(extraRule, hooks.url("/webhook"), hooks.url("/custom"), hooks.url("/events"),
+        hooks.url("/slack"),
         hooks.url("/pagerduty"), hooks.url("/discord"), hooks.url("/dingtalk?access_token=t"), hooks.url("/feishu"),
         hooks.url("/wechat"));
   }
@@ -188,7 +201,7 @@ class AlarmsIT {
 
   private void awaitRequests(int count, long millis) throws InterruptedException {
     long deadline = System.currentTimeMillis() + millis;
-    while (hooks.all().size() < 2 * DEFAULT_HOOKS.size() + 1 && System.currentTimeMillis() < deadline) {
+    while (hooks.all().size() < count && System.currentTimeMillis() < deadline) {
       Thread.sleep(50);
     }
   }
@@ -245,6 +258,19 @@ class AlarmsIT {
     }
     assertThat(found).hasSize(1);
     return found.get(0);
+  }
+
+  @Test
+  void anEventRuleFiresOnAServicesMatchingEventsOnly() throws Exception {
+    List<HookReceiver.Request> calls = hooks.to("/events");
+    assertThat(calls).as("ratings' BackOff; reviews' Upgrade is a Normal event").hasSize(1);
+    JsonNode alarm = single(calls, "pods_backing_off_rule");
+    assertThat(alarm.get("name").asText()).isEqualTo("ratings");
+    assertThat(alarm.get("scope").asText()).isEqualTo("SERVICE");
+    assertThat(alarm.get("alarmMessage").asText()).isEqualTo("Pods of ratings keep failing");
+    JsonNode perMinute = JSON.readTree(alarm.get("mqeMetricsSnapshot").get("events").asText()).get(0).get("values");
+    assertThat(perMinute).hasSize(5);
+    assertThat(perMinute.findValuesAsText("doubleValue")).containsOnly("0.0", "1.0").contains("1.0");
   }
 
   @Test
@@ -327,7 +353,7 @@ class AlarmsIT {
     assertThat(all.has("errors")).as(all.toString()).isFalse();
     JsonNode items = all.get("data").get("getAlarm").get("items");
     assertThat(items).extracting(i -> i.get("name").asText())
-        .containsExactlyInAnyOrder("reviews", "reviews-v2 of reviews", "details");
+        .containsExactlyInAnyOrder("reviews", "reviews-v2 of reviews", "details", "ratings");
     JsonNode reviews = find(items, "reviews");
     assertThat(reviews.get("key").asText()).isEqualTo(EntityIds.serviceId("reviews", true));
     assertThat(reviews.get("message").asText()).isEqualTo(RESP_TIME_MESSAGE);
@@ -352,7 +378,7 @@ class AlarmsIT {
     assertThat(sextant.graphql(query, byTag).get("data").get("getAlarm").get("items"))
         .extracting(i -> i.get("name").asText()).containsExactly("reviews");
     Map<String, Object> secondPage = Map.of("duration", duration, "paging", Map.of("pageNum", 2, "pageSize", 2));
-    assertThat(sextant.graphql(query, secondPage).get("data").get("getAlarm").get("items")).hasSize(1);
+    assertThat(sextant.graphql(query, secondPage).get("data").get("getAlarm").get("items")).hasSize(2);
 
     JsonNode keys = sextant.data("{ tagKeys: queryAlarmTagAutocompleteKeys(duration: " + minutes() + ") tagValues:"
         + " queryAlarmTagAutocompleteValues(tagKey: \"level\", duration: " + minutes() + ") }");
@@ -375,12 +401,12 @@ class AlarmsIT {
         + " items: msgs { key: id message startTime scope tags{key value} events{uuid source{service serviceInstance"
         + " endpoint} name type message parameters{key value} startTime endTime} } }"
         + " trend: getAlarmTrend(duration: " + minutes() + ") { numOfAlarm } }");
-    assertThat(ui.get("getAlarm").get("items")).hasSize(3);
+    assertThat(ui.get("getAlarm").get("items")).hasSize(4);
     int total = 0;
     for (JsonNode n : ui.get("trend").get("numOfAlarm")) {
       total += n.asInt();
     }
-    assertThat(total).as("getAlarmTrend counts every alarm once").isEqualTo(3);
+    assertThat(total).as("getAlarmTrend counts every alarm once").isEqualTo(4);
     String swctl = "query ($duration: Duration!, $scope: Scope, $keyword: String, $paging: Pagination!, $tags:"
         + " [AlarmTag]) { result: getAlarm(duration: $duration, scope: $scope, keyword: $keyword, paging: $paging,"
         + " tags: $tags) { msgs { startTime scope id message tags{key, value} events{name source{service"
