@@ -165,7 +165,7 @@ public final class AlarmLatency {
       opt("webhook-port", "18999", "port of the webhook the server's settings call");
       opt("services", "200", "healthy services sending beside the slow one");
       opt("minutes", "5", "minutes of traffic");
-      opt("drain-seconds", "90", "seconds to wait for the last alarms after the traffic");
+      opt("drain-seconds", "120", "seconds to wait for the last alarms after the traffic");
     }
 
     static Options parse(String[] args) {

@@ -51,6 +51,8 @@ public final class AlarmEngine {
   private final Counter lostRaces;
   private final Counter failures;
   private final Counter skippedEntities;
+  private final Counter refusedEntities;
+  private final int maxAlarmedPerRule;
   private final Counter takenOver;
   private final Timer evaluation;
   private volatile long lastMinute;
@@ -62,7 +64,7 @@ public final class AlarmEngine {
    */
   public AlarmEngine(StorageComponent storage, RuleEvaluator evaluator, TimeBuckets buckets,
       AlarmRules rules, HookDispatcher dispatcher, Executor settle,
-      long closedAfterMillis, long takeoverMillis, MeterRegistry registry) {
+      long closedAfterMillis, long takeoverMillis, int maxAlarmedPerRule, MeterRegistry registry) {
     this.storage = storage;
     this.evaluator = evaluator;
     this.buckets = buckets;
@@ -71,6 +73,7 @@ public final class AlarmEngine {
     this.settle = settle;
     this.closedAfterMillis = closedAfterMillis;
     this.takeoverMillis = takeoverMillis;
+    this.maxAlarmedPerRule = maxAlarmedPerRule;
     this.fired = Counter.builder("sextant_alarms_fired").description("alarms fired by this collector")
         .register(registry);
     this.recovered = Counter.builder("sextant_alarms_recovered")
@@ -82,6 +85,9 @@ public final class AlarmEngine {
         .register(registry);
     this.skippedEntities = Counter.builder("sextant_alarm_entities_skipped")
         .description("entities past alarm.maxEntitiesPerRule, not evaluated").register(registry);
+    this.refusedEntities = Counter.builder("sextant_alarm_entities_refused")
+        .description("broken minutes of entities not alarmed: their rule has alarm.maxAlarmedEntitiesPerRule on")
+        .register(registry);
     this.takenOver = Counter.builder("sextant_alarm_deliveries_taken_over")
         .description("deliveries another collector left unfinished, made by this one").register(registry);
     this.evaluation = Timer.builder("sextant_alarm_evaluation").description("one minute's evaluation of all rules")
@@ -154,14 +160,24 @@ public final class AlarmEngine {
     }
     skippedEntities.increment(outcome.skipped());
     Set<String> seen = new HashSet<>();
+    String prefix = rule.name() + "|";
+    // States are documents every collector shares: a rule broken by every endpoint at once must not
+    // fill the store, so past the bound new entities are counted, not alarmed.
+    int alarmed = (int) states.keySet().stream().filter(id -> id.startsWith(prefix)).count();
     for (RuleEvaluator.Verdict v : outcome.verdicts()) {
       String id = AlarmState.id(rule.name(), v.entity().id());
       seen.add(id);
-      decide(rule, v.entity(), v, states.get(id), minute);
+      ManagedDocument doc = states.get(id);
+      if (doc == null && v.breached() && alarmed >= maxAlarmedPerRule) {
+        refusedEntities.increment();
+        continue;
+      }
+      if (decide(rule, v.entity(), v, doc, minute) && doc == null) {
+        alarmed++;
+      }
     }
     // An alarmed entity without data in the window keeps no state, as in SkyWalking (its window
     // expires): the alarm ends without a recovery. What is still to deliver stays until delivered.
-    String prefix = rule.name() + "|";
     for (ManagedDocument d : List.copyOf(states.values())) {
       if (d.id().startsWith(prefix) && !seen.contains(d.id()) && AlarmJson.state(d.body()).pending().isEmpty()) {
         forget(d);
@@ -170,8 +186,8 @@ public final class AlarmEngine {
     }
   }
 
-  /** Moves one entity's state by one minute, unless another collector already did. */
-  private void decide(AlarmRule rule, AlarmEntity entity, RuleEvaluator.Verdict verdict, ManagedDocument doc,
+  /** Moves one entity's state by one minute, unless another collector already did; true if this one did. */
+  private boolean decide(AlarmRule rule, AlarmEntity entity, RuleEvaluator.Verdict verdict, ManagedDocument doc,
       long minute) {
     String id = AlarmState.id(rule.name(), entity.id());
     boolean breached = verdict != null && verdict.breached();
@@ -179,10 +195,10 @@ public final class AlarmEngine {
       AlarmState before = doc == null ? AlarmState.normal(entity.id()) : AlarmJson.state(doc.body());
       if (doc != null && before.lastMinute() >= minute) {
         lostRaces.increment();
-        return;
+        return false;
       }
       if (doc == null && !breached) {
-        return;
+        return false;
       }
       long now = buckets.nowMillis();
       AlarmMessage alarm = breached ? alarm(rule, entity, verdict, minute, now) : null;
@@ -210,10 +226,14 @@ public final class AlarmEngine {
         recovered.increment();
         LOG.info("alarm {} recovered: {} ({})", rule.name(), entity.name(), step.recovered().uuid());
       }
-      toDeliver.forEach(p -> deliver(rule.name(), entity.id(), p));
-      return;
+      // One delivery at a time per entity, in order: a recovery never overtakes its alarm.
+      if (before.pending().isEmpty() && !toDeliver.isEmpty()) {
+        deliver(rule.name(), entity.id(), toDeliver.get(0));
+      }
+      return true;
     }
     lostRaces.increment();
+    return false;
   }
 
   /** A stored state, or none when it is the resting one; versions checked both ways. */
@@ -250,7 +270,10 @@ public final class AlarmEngine {
     }
   }
 
-  /** Removes a delivered hook (all of them when {@code hook} is null) from the state's outbox. */
+  /**
+   * Removes a delivered hook (all of them when {@code hook} is null) from the state's outbox; once
+   * the alarm is done with every hook, the next one waiting for this entity goes.
+   */
   private void delivered(String ruleName, String entityId, Pending p, String hook) {
     String id = AlarmState.id(ruleName, entityId);
     for (int attempt = 0; attempt < CONFLICT_RETRIES; attempt++) {
@@ -261,6 +284,7 @@ public final class AlarmEngine {
         }
         AlarmState s = AlarmJson.state(doc.body());
         List<Pending> left = new ArrayList<>();
+        boolean finished = false;
         for (Pending q : s.pending()) {
           if (!same(q, p)) {
             left.add(q);
@@ -272,11 +296,16 @@ public final class AlarmEngine {
           } else {
             hooksLeft.remove(hook);
           }
-          if (!hooksLeft.isEmpty()) {
+          if (hooksLeft.isEmpty()) {
+            finished = true;
+          } else {
             left.add(new Pending(q.message(), hooksLeft, q.claimedMillis()));
           }
         }
         store(id, s.withPending(left), doc);
+        if (finished && !left.isEmpty()) {
+          deliver(ruleName, entityId, left.get(0));
+        }
         return;
       } catch (VersionConflictException e) {
         // Another minute's decision or delivery wrote it meanwhile: read again.
@@ -297,24 +326,21 @@ public final class AlarmEngine {
   private void takeOver(String ruleName, ManagedDocument doc) {
     AlarmState s = AlarmJson.state(doc.body());
     long now = buckets.nowMillis();
-    List<Pending> stale = s.pending().stream().filter(p -> p.claimedMillis() < now - takeoverMillis).toList();
-    if (stale.isEmpty()) {
-      return;
+    if (s.pending().isEmpty() || s.pending().get(0).claimedMillis() >= now - takeoverMillis) {
+      return; // nothing to deliver, or its delivery is under way
     }
-    List<Pending> claimed = s.pending().stream()
-        .map(p -> stale.contains(p) ? new Pending(p.message(), p.hooks(), now) : p).toList();
+    List<Pending> claimed = new ArrayList<>(s.pending());
+    Pending head = claimed.get(0);
+    Pending mine = new Pending(head.message(), head.hooks(), now);
+    claimed.set(0, mine);
     try {
       storage.management().put(AlarmState.KIND, doc.id(), AlarmJson.stateBody(s.withPending(claimed)),
           doc.version());
     } catch (VersionConflictException e) {
       return; // someone else is at it
     }
-    for (Pending p : claimed) {
-      if (p.claimedMillis() == now) {
-        takenOver.increment();
-        deliver(ruleName, s.entityId(), p);
-      }
-    }
+    takenOver.increment();
+    deliver(ruleName, s.entityId(), mine);
   }
 
   private void forget(ManagedDocument d) {

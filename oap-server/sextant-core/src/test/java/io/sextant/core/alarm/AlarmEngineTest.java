@@ -155,13 +155,18 @@ class AlarmEngineTest {
 
   private AlarmEngine engine(AlarmSettings settings, io.sextant.api.storage.StorageComponent store,
       long takeoverMillis) {
+    return engine(settings, store, takeoverMillis, 1000, new SimpleMeterRegistry());
+  }
+
+  private AlarmEngine engine(AlarmSettings settings, io.sextant.api.storage.StorageComponent store,
+      long takeoverMillis, int maxAlarmed, SimpleMeterRegistry registry) {
     AlarmRules rules = new AlarmRules(store::management, catalog);
     rules.useFile(settings);
     HookDispatcher dispatcher = new HookDispatcher(100, 3, Duration.ofMillis(50), Duration.ofSeconds(5),
         new SimpleMeterRegistry());
     dispatchers.add(dispatcher);
     return new AlarmEngine(store, new RuleEvaluator(store, catalog, buckets, 10_000), buckets, rules, dispatcher,
-        Runnable::run, 0, takeoverMillis, new SimpleMeterRegistry());
+        Runnable::run, 0, takeoverMillis, maxAlarmed, registry);
   }
 
   @Test
@@ -208,6 +213,29 @@ class AlarmEngineTest {
         .hasSize(1);
     assertThat(storage.management().list(AlarmState.KIND)).singleElement()
         .satisfies(d -> assertThat(AlarmJson.state(d.body()).pending()).as("the outbox is empty").isEmpty());
+  }
+
+  @Test
+  void aRuleBrokenByEveryEntityAlarmsOnlyUpToItsBound() throws Exception {
+    startWebhook();
+    long now = System.currentTimeMillis();
+    Aggregator aggregator = new Aggregator(catalog, RecordKindDispatcher.standard(10_000), buckets,
+        new AggregatorLimits(100_000, 60, 10), new SimpleMeterRegistry());
+    for (String service : List.of("a", "b", "c", "d", "e")) {
+      calls(aggregator, now - 3 * MINUTE, service, 1500);
+    }
+    new Flusher(aggregator, storage, buckets, new FlusherConfig(60_000, 60_000, 0, 1, 64L << 20), "c1",
+        new SimpleMeterRegistry()).flush(true);
+    AlarmSettings settings = AlarmSettings.parse(Map.of("rules", Map.of("slow_rule",
+        Map.of("expression", "sum(service_resp_time > 1000) >= 1"))), catalog);
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    engine(settings, storage, 60_000, 3, registry).evaluate(buckets.minuteBucket(now - 3 * MINUTE));
+
+    assertThat(storage.management().list(AlarmState.KIND)).hasSize(3);
+    assertThat(storage.records().read(new RecordQuery(AlarmRecords.KIND, null, 0, Long.MAX_VALUE, List.of(), 10)))
+        .hasSize(3);
+    assertThat(registry.get("sextant_alarm_entities_refused").counter().count()).isEqualTo(2);
   }
 
   private void startWebhook() throws Exception {

@@ -82,7 +82,7 @@ public final class Alarms implements AutoCloseable {
         + config.integer("alarm.settleSeconds") * 1000L;
     this.evaluator = new RuleEvaluator(storage, catalog, buckets, config.integer("alarm.maxEntitiesPerRule"));
     this.engine = new AlarmEngine(storage, evaluator, buckets, rules, dispatcher, settle, closedAfterMillis,
-        config.integer("alarm.takeoverSeconds") * 1000L, registry);
+        config.integer("alarm.takeoverSeconds") * 1000L, config.integer("alarm.maxAlarmedEntitiesPerRule"), registry);
     this.intervalSeconds = config.integer("alarm.evaluationIntervalSeconds");
   }
 

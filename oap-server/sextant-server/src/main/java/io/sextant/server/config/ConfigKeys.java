@@ -100,6 +100,9 @@ public final class ConfigKeys {
               + " every collector has stored it"),
       integer("alarm.maxEntitiesPerRule", 10_000, 1, 1_000_000,
           "entities one rule evaluates per minute; past it the rest are skipped and counted"),
+      integer("alarm.maxAlarmedEntitiesPerRule", 1000, 1, 1_000_000,
+          "entities one rule may have alarmed at once (each a document every collector shares); past it new ones"
+              + " are counted, not alarmed"),
       integer("alarm.hookQueueSize", 1000, 1, 1_000_000,
           "hook deliveries queued or retrying at once; past it a delivery is dropped and counted"),
       integer("alarm.hookAttempts", 5, 1, 100, "attempts per hook call (backoff 1 s, doubling) on errors, 429, 5xx"),
