@@ -38,12 +38,17 @@ public record AlarmEntity(Scope scope, String id, String name, String id0, Strin
         EntityIds.ServiceIdParts s = EntityIds.parseServiceId(id);
         yield new AlarmEntity(scope, id, s.name(), id, "", entity(s, null, null, null, null, null));
       }
-      case SERVICE_INSTANCE, ENDPOINT -> {
+      case SERVICE_INSTANCE -> {
         EntityIds.ChildIdParts c = EntityIds.parseChildId(id);
         EntityIds.ServiceIdParts s = EntityIds.parseServiceId(c.serviceId());
-        boolean instance = scope == Scope.SERVICE_INSTANCE;
-        yield new AlarmEntity(scope, id, c.name() + (instance ? " of " : " in ") + s.name(), id, "",
-            entity(s, instance ? c.name() : null, instance ? null : c.name(), null, null, null));
+        yield new AlarmEntity(scope, id, c.name() + " of " + s.name(), id, "", entity(s, c.name(), null, null, null,
+            null));
+      }
+      case ENDPOINT -> {
+        EntityIds.ChildIdParts c = EntityIds.parseChildId(id);
+        EntityIds.ServiceIdParts s = EntityIds.parseServiceId(c.serviceId());
+        yield new AlarmEntity(scope, id, c.name() + " in " + s.name(), id, "", entity(s, null, c.name(), null, null,
+            null));
       }
       case SERVICE_RELATION -> {
         String[] ends = ends(id);
