@@ -11,6 +11,7 @@ import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.alarm.AlarmState.Pending;
 import io.sextant.core.alarm.AlarmState.Status;
+import io.sextant.core.alarm.hook.HookCall;
 import io.sextant.core.alarm.hook.HookDispatcher;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -265,7 +266,15 @@ public final class AlarmEngine {
       settle.execute(() -> delivered(ruleName, entityId, p, null));
     }
     for (String hook : p.hooks()) {
-      dispatcher.deliver(hook, rules.hooks().calls(hook, p.message()))
+      List<HookCall> calls;
+      try {
+        calls = rules.hooks().calls(hook, p.message());
+      } catch (RuntimeException e) {
+        LOG.warn("alarm {}: hook {} cannot be called: {}", p.message().uuid(), hook, e.getMessage());
+        settle.execute(() -> delivered(ruleName, entityId, p, hook));
+        continue;
+      }
+      dispatcher.deliver(hook, calls)
           .whenComplete((ok, e) -> settle.execute(() -> delivered(ruleName, entityId, p, hook)));
     }
   }

@@ -17,11 +17,18 @@ import java.util.regex.Pattern;
  * fromFile} rules are read-only through the API; {@code version} is the API's optimistic version
  * (0 for file rules).
  */
-public record AlarmRule(String name, String expression, Expression parsed, Scope scope, List<String> metrics,
+public record AlarmRule(String name, String expression, List<Window> windows, Scope scope, List<String> metrics,
     int period, int silencePeriod, int recoveryObservationPeriod, Set<String> includeNames,
     Set<String> excludeNames, Pattern includeNamesRegex, Pattern excludeNamesRegex, Map<String, String> tags,
     String message, List<String> hooks, boolean enabled, boolean fromFile, long version, EventCondition events) {
+  /**
+   * One expression over the last {@code period} minutes. A rule has one; a multiwindow rule (the
+   * {@code windows:} key, Sextant's addition for SRE burn-rate alerts) breaks when all of its break.
+   */
+  public record Window(String expression, Expression parsed, int period) {}
+
   public AlarmRule {
+    windows = List.copyOf(windows);
     metrics = List.copyOf(metrics);
     includeNames = Set.copyOf(includeNames);
     excludeNames = Set.copyOf(excludeNames);

@@ -96,8 +96,23 @@ public final class AlarmRules {
   /** A rule's settings in alarm-settings.yml's keys. */
   public static Map<String, Object> settingsOf(AlarmRule r) {
     Map<String, Object> s = new LinkedHashMap<>();
-    s.put("expression", r.expression());
-    s.put("period", r.period());
+    if (r.events() != null) {
+      Map<String, Object> e = new LinkedHashMap<>();
+      EventCondition c = r.events();
+      putIfSet(e, "type", c.type());
+      putIfSet(e, "name-regex", c.nameRegex() == null ? null : c.nameRegex().pattern());
+      putIfSet(e, "message-regex", c.messageRegex() == null ? null : c.messageRegex().pattern());
+      putIfSet(e, "layer", c.layer());
+      e.put("threshold", c.threshold());
+      s.put("events", e);
+      s.put("period", r.period());
+    } else if (r.windows().size() > 1) {
+      s.put("windows", r.windows().stream().map(w -> Map.of("expression", w.expression(), "period", w.period()))
+          .toList());
+    } else {
+      s.put("expression", r.expression());
+      s.put("period", r.period());
+    }
     s.put("silence-period", r.silencePeriod());
     s.put("recovery-observation-period", r.recoveryObservationPeriod());
     if (!r.includeNames().isEmpty()) {
@@ -123,6 +138,12 @@ public final class AlarmRules {
       s.put("enabled", false);
     }
     return s;
+  }
+
+  private static void putIfSet(Map<String, Object> m, String key, String value) {
+    if (value != null) {
+      m.put(key, value);
+    }
   }
 
   /** One rule by name, from the file or the API. */

@@ -37,7 +37,7 @@ public record AlarmSettings(List<AlarmRule> rules, Map<String, HookSettings> hoo
       Set.of("webhook", "slack", "pagerduty", "discord", "dingtalk", "feishu", "wechat", "welink", "grpc");
   private static final Set<String> RULE_KEYS = Set.of("expression", "period", "silence-period",
       "recovery-observation-period", "include-names", "exclude-names", "include-names-regex", "exclude-names-regex",
-      "tags", "message", "hooks", "enabled", "events");
+      "tags", "message", "hooks", "enabled", "events", "windows");
   private static final Set<String> EVENT_KEYS = Set.of("type", "name-regex", "message-regex", "layer", "threshold");
   static final int MAX_PERIOD_MINUTES = 1440;
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{([^}]*)}");
@@ -93,37 +93,53 @@ public record AlarmSettings(List<AlarmRule> rules, Map<String, HookSettings> hoo
       }
     }
     String expression = s.get("expression") == null ? null : String.valueOf(s.get("expression"));
-    Expression parsed = null;
     Scope scope = null;
-    List<String> metrics = List.of();
+    List<String> metrics = new ArrayList<>();
+    List<AlarmRule.Window> windows = new ArrayList<>();
     EventCondition events = null;
+    int period;
     if (s.containsKey("events")) {
       events = events(map(s.get("events"), prefix + "events", problems), prefix, problems);
       scope = Scope.SERVICE;
       if (expression != null) {
         problems.add(prefix + "an event rule has events instead of an expression, not both");
       }
-    } else if (expression == null || expression.isBlank()) {
-      problems.add(prefix + "expression is required");
-    } else {
-      try {
-        parsed = Mqe.parse(expression);
-        metrics = Mqe.metricNames(parsed);
-        scope = scopeOf(metrics, catalog, prefix, problems);
-        if (!Mqe.comparesAtRoot(parsed)) {
-          problems.add(prefix + "the expression must compare at its root (e.g. sum(service_sla < 8000) >= 2),"
-              + " so that it answers 1 (fire) or 0");
-        } else if (scope != null) {
-          String shape = shapeProblem(parsed, catalog);
-          if (shape != null) {
-            problems.add(prefix + shape);
+      period = integer(s, "period", 1, 1, MAX_PERIOD_MINUTES, prefix, problems);
+    } else if (s.containsKey("windows")) {
+      if (expression != null || s.containsKey("period")) {
+        problems.add(prefix + "a rule with windows has no expression or period of its own (each window has both)");
+      }
+      Object list = s.get("windows");
+      List<?> items = list instanceof List<?> l ? l : List.of();
+      if (items.size() < 2) {
+        problems.add(prefix + "windows needs two or more windows, each with an expression and a period");
+      }
+      for (int i = 0; i < items.size(); i++) {
+        String where = prefix + "window " + (i + 1) + ": ";
+        Map<String, Object> w = map(items.get(i), where, problems);
+        String text = w.get("expression") == null ? null : String.valueOf(w.get("expression"));
+        Checked c = check(text, where, catalog, problems);
+        int windowPeriod = integer(w, "period", 1, 1, MAX_PERIOD_MINUTES, where, problems);
+        if (c != null) {
+          if (scope != null && c.scope() != scope) {
+            problems.add(where + "reads " + c.scope() + " metrics, the first window " + scope + " ones");
           }
+          scope = scope == null ? c.scope() : scope;
+          c.metrics().stream().filter(m -> !metrics.contains(m)).forEach(metrics::add);
+          windows.add(new AlarmRule.Window(text, c.parsed(), windowPeriod));
         }
-      } catch (MqeException e) {
-        problems.add(prefix + "expression does not parse: " + e.getMessage());
+      }
+      period = windows.stream().mapToInt(AlarmRule.Window::period).max().orElse(1);
+      expression = String.join(" && ", windows.stream().map(w -> w.expression() + " [" + w.period() + "m]").toList());
+    } else {
+      Checked c = check(expression, prefix, catalog, problems);
+      period = integer(s, "period", 1, 1, MAX_PERIOD_MINUTES, prefix, problems);
+      if (c != null) {
+        scope = c.scope();
+        metrics.addAll(c.metrics());
+        windows.add(new AlarmRule.Window(expression, c.parsed(), period));
       }
     }
-    int period = integer(s, "period", 1, 1, MAX_PERIOD_MINUTES, prefix, problems);
     int silence = integer(s, "silence-period", period, 0, 100_000, prefix, problems);
     int recovery = integer(s, "recovery-observation-period", 0, 0, MAX_PERIOD_MINUTES, prefix, problems);
     Pattern include = regex(s, "include-names-regex", prefix, problems);
@@ -149,9 +165,38 @@ public record AlarmSettings(List<AlarmRule> rules, Map<String, HookSettings> hoo
     if (!problems.isEmpty()) {
       throw new AlarmSettingsException(problems);
     }
-    return new AlarmRule(name, expression == null ? "" : expression, parsed, scope, metrics, period, silence,
+    return new AlarmRule(name, expression == null ? "" : expression, windows, scope, metrics, period, silence,
         recovery, includeNames, excludeNames, include, exclude, tags, message, hooks, enabled, fromFile, version,
         events);
+  }
+
+  /** A checked expression: parsed, of one scope, comparing at its root, answering a single value. */
+  private record Checked(Expression parsed, Scope scope, List<String> metrics) {}
+
+  private static Checked check(String expression, String prefix, MetricCatalog catalog, List<String> problems) {
+    if (expression == null || expression.isBlank()) {
+      problems.add(prefix + "expression is required");
+      return null;
+    }
+    int before = problems.size();
+    try {
+      Expression parsed = Mqe.parse(expression);
+      List<String> metrics = Mqe.metricNames(parsed);
+      Scope scope = scopeOf(metrics, catalog, prefix, problems);
+      if (!Mqe.comparesAtRoot(parsed)) {
+        problems.add(prefix + "the expression must compare at its root (e.g. sum(service_sla < 8000) >= 2),"
+            + " so that it answers 1 (fire) or 0");
+      } else if (scope != null) {
+        String shape = shapeProblem(parsed, catalog);
+        if (shape != null) {
+          problems.add(prefix + shape);
+        }
+      }
+      return problems.size() == before ? new Checked(parsed, scope, metrics) : null;
+    } catch (MqeException e) {
+      problems.add(prefix + "expression does not parse: " + e.getMessage());
+      return null;
+    }
   }
 
   private static EventCondition events(Map<String, Object> e, String prefix, List<String> problems) {

@@ -129,8 +129,21 @@ public final class Hooks {
     return java.util.Set.of("critical", "error", "warning", "info").contains(level) ? level : "warning";
   }
 
-  /** Refuses at load what cannot be called: unknown targets, hook types not built. */
+  /** Refuses at load what cannot be called: unknown targets, hook types not built, templates not JSON. */
   private static void check(HookSettings h) {
+    if (java.util.Set.of("slack", "feishu", "dingtalk", "wechat").contains(h.kind())) {
+      for (String key : List.of("text-template", "recovery-text-template")) {
+        Object template = h.settings().get(key);
+        if (template != null) {
+          try {
+            json(String.format(String.valueOf(template), "message"));
+          } catch (IllegalArgumentException e) {
+            throw new AlarmSettingsException(List.of("hooks." + h.id() + ": " + key + " must be JSON with one %s"
+                + " for the message: " + e.getMessage()));
+          }
+        }
+      }
+    }
     switch (h.kind()) {
       case "webhook" -> {
         strings(h, "urls").forEach(URI::create);

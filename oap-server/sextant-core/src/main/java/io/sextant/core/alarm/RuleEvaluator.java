@@ -181,10 +181,16 @@ public final class RuleEvaluator {
       return new Outcome(verdicts, skipped);
     }
 
+    /** Broken when every window's expression answers 1 over its own last minutes. */
     private Verdict metricVerdict(AlarmEntity entity, List<Long> window, boolean withValues) {
-      MqeResult r = Mqe.evaluate(rule.parsed(), source, entity.mqe(), window, Step.MINUTE);
-      boolean breached = r.error() == null && r.results().stream().flatMap(s -> s.values().stream())
-          .anyMatch(v -> v.value() != null && v.value() == 1.0);
+      long minute = window.get(window.size() - 1);
+      boolean breached = true;
+      for (AlarmRule.Window w : rule.windows()) {
+        MqeResult r = Mqe.evaluate(w.parsed(), source, entity.mqe(), RuleEvaluator.window(w.period(), minute),
+            Step.MINUTE);
+        breached &= r.error() == null && r.results().stream().flatMap(s -> s.values().stream())
+            .anyMatch(v -> v.value() != null && v.value() == 1.0);
+      }
       return new Verdict(entity, breached, breached || withValues ? snapshot(rule, source, entity, window)
           : List.of());
     }

@@ -238,6 +238,44 @@ class AlarmEngineTest {
     assertThat(registry.get("sextant_alarm_entities_refused").counter().count()).isEqualTo(2);
   }
 
+  @Test
+  void aBurnRateRuleNeedsBothWindowsBurning() throws Exception {
+    long now = System.currentTimeMillis();
+    Aggregator aggregator = new Aggregator(catalog, RecordKindDispatcher.standard(10_000), buckets,
+        new AggregatorLimits(100_000, 60, 10), new SimpleMeterRegistry());
+    // steady: 2% errors for the whole hour; burst: 20% errors in the last 3 minutes only;
+    // recovered: 2% errors until 10 minutes ago, none since.
+    for (int m = 60; m >= 1; m--) {
+      long t = now - m * MINUTE;
+      errors(aggregator, t, "steady", 100, 2);
+      errors(aggregator, t, "burst", 100, m <= 3 ? 20 : 0);
+      errors(aggregator, t, "recovered", 100, m > 10 ? 2 : 0);
+    }
+    new Flusher(aggregator, storage, buckets, new FlusherConfig(60_000, 60_000, 0, 1, 64L << 20), "c1",
+        new SimpleMeterRegistry()).flush(true);
+    String burn = "sum(service_cpm * (10000 - service_sla)) / sum(service_cpm) > 144";
+    Map<String, Object> rule = new LinkedHashMap<>();
+    rule.put("windows", List.of(Map.of("expression", burn, "period", 60), Map.of("expression", burn, "period", 5)));
+    AlarmSettings settings = AlarmSettings.parse(Map.of("rules", Map.of("fast_burn_rule", rule)), catalog);
+    assertThat(settings.rules().get(0).period()).isEqualTo(60);
+
+    engine(settings).evaluate(buckets.minuteBucket(now - MINUTE));
+
+    assertThat(storage.records().read(new RecordQuery(AlarmRecords.KIND, null, 0, Long.MAX_VALUE, List.of(), 10)))
+        .extracting(r -> AlarmRecords.fromRecord(r).name())
+        .as("1.44% of the hour's calls failing, and of the last 5 minutes' (14.4 times a 99.9% budget)")
+        .containsExactly("steady");
+  }
+
+  private static void errors(Aggregator aggregator, long time, String server, int calls, int failed) {
+    for (int i = 0; i < calls; i++) {
+      boolean ok = i >= failed;
+      aggregator.offer(new CallRecord(time, time + 20, "client", "client-0", server, server + "-0", "GET:/", 20,
+          ok ? 200 : 503, ok, CallProtocol.HTTP, DetectPoint.SERVER, "", "", 100, 100, Layer.MESH, Map.of(),
+          Map.of()));
+    }
+  }
+
   private void startWebhook() throws Exception {
     webhook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     webhook.createContext("/alarm", exchange -> {

@@ -94,6 +94,19 @@ class AlarmSettingsTest {
   }
 
   @Test
+  void aMultiwindowRuleHasWindowsInsteadOfAnExpression() {
+    Map<String, Object> both = rule("expression", "sum(service_cpm > 1) >= 1", "windows", List.of(
+        Map.of("expression", "sum(service_cpm > 1) >= 1", "period", 60)));
+    assertThatThrownBy(() -> AlarmSettings.rule("w_rule", both, catalog, java.util.Set.of(), true, 0))
+        .hasMessageContaining("a rule with windows has no expression or period of its own")
+        .hasMessageContaining("windows needs two or more windows");
+    Map<String, Object> mixed = rule("windows", List.of(Map.of("expression", "sum(service_cpm > 1) >= 1", "period",
+        60), Map.of("expression", "avg(endpoint_cpm) > 1", "period", 5)));
+    assertThatThrownBy(() -> AlarmSettings.rule("w_rule", mixed, catalog, java.util.Set.of(), true, 0))
+        .hasMessage("rule 'w_rule': window 2: reads ENDPOINT metrics, the first window SERVICE ones");
+  }
+
+  @Test
   void aMessageMayNameOnlyTheEntity() {
     assertThatThrownBy(() -> AlarmSettings.rule("slow_rule", rule("expression", "sum(service_cpm > 1) >= 1",
         "message", "{name} ({id}) of {service} is slow"), catalog, java.util.Set.of(), true, 0))

@@ -65,6 +65,13 @@ class HooksTest {
   }
 
   @Test
+  void aTemplateThatIsNotJsonIsRefusedAtLoad() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> hooks("slack", Map.of("text-template",
+        "Alarm: %s", "webhooks", List.of("http://h/slack"))))
+        .hasMessageStartingWith("hooks.slack.default: text-template must be JSON with one %s for the message");
+  }
+
+  @Test
   void rulesWithoutHooksGoToTheDefaultOnes() {
     Hooks two = new Hooks(Map.of("webhook.a", new HookSettings("webhook", "a", true, Map.of()),
         "webhook.b", new HookSettings("webhook", "b", false, Map.of())), () -> 0);

@@ -498,7 +498,10 @@ class AlarmsIT {
         .get("errorReason").asText()).isEqualTo("rule 'typo_rule': unknown metric 'service_cpmm'; rule 'typo_rule':"
             + " period must be a whole number of minutes, not 'x'");
 
-    JsonNode listed = sextant.data("{ listAlarmRules { name source version enabled } }").get("listAlarmRules");
+    JsonNode listed = sextant.data("{ listAlarmRules { name source version enabled settings } }")
+        .get("listAlarmRules");
+    assertThat(JSON.readTree(find(listed, "pods_backing_off_rule", "name").get("settings").asText()).get("events")
+        .get("name-regex").asText()).as("a file rule's settings as written").isEqualTo("BackOff|Unhealthy");
     assertThat(listed.findValuesAsText("name")).contains("service_resp_time_rule", "busy_rule");
     assertThat(find(listed, "busy_rule", "name").get("version").asLong()).isEqualTo(3);
     assertThat(find(listed, "service_sla_rule", "name").get("source").asText()).isEqualTo("file");
