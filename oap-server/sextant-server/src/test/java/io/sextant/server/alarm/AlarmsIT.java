@@ -91,7 +91,7 @@ class AlarmsIT {
         .setStartTime(now - 4 * 60_000L).setEndTime(now - 4 * 60_000L).setMessage("Back-off restarting container")
         .build())).getCode()).isEqualTo(Status.Code.OK);
     sextant.flush();
-    awaitRequests(2 * DEFAULT_HOOKS.size() + 2, 20_000);
+    awaitRequests(2 * DEFAULT_HOOKS.size() + 3, 20_000);
   }
 
   @AfterAll
@@ -127,6 +127,11 @@ class AlarmsIT {
             period: 10
             include-names-regex: reviews-v2 of .*
             message: Response time of service instance {name} is more than 1000ms in 2 minutes of last 10 minutes
+          slow_calls_to_reviews_rule:
+            expression: sum(service_relation_server_resp_time > 1000) >= 3
+            period: 10
+            message: Calls of {name} take more than 1000ms
+            hooks: [webhook.relations]
           pods_backing_off_rule:
             events:
               type: Error
@@ -145,6 +150,8 @@ class AlarmsIT {
             custom:
               urls: [%s]
             events:
+              urls: [%s]
+            relations:
               urls: [%s]
           slack:
             default:
@@ -186,6 +193,7 @@ class AlarmsIT {
               text-template: '{"msgtype":"text","text":{"content":"Apache SkyWalking Alarm: \\n %%s."}}'
               webhooks: [%s]
         """.formatted(extraRule, hooks.url("/webhook"), hooks.url("/custom"), hooks.url("/events"),
+        hooks.url("/relations"),
         hooks.url("/slack"),
         hooks.url("/pagerduty"), hooks.url("/discord"), hooks.url("/dingtalk?access_token=t"), hooks.url("/feishu"),
         hooks.url("/wechat"));
@@ -258,6 +266,17 @@ class AlarmsIT {
     }
     assertThat(found).hasSize(1);
     return found.get(0);
+  }
+
+  @Test
+  void aRelationRuleNamesBothEnds() throws Exception {
+    JsonNode alarm = single(hooks.to("/relations"), "slow_calls_to_reviews_rule");
+    assertThat(alarm.get("scopeId").asInt()).isEqualTo(4);
+    assertThat(alarm.get("scope").asText()).isEqualTo("SERVICE_RELATION");
+    assertThat(alarm.get("name").asText()).as("only calls to reviews are slow").isEqualTo("productpage to reviews");
+    assertThat(alarm.get("id0").asText()).isEqualTo(EntityIds.serviceId("productpage", true));
+    assertThat(alarm.get("id1").asText()).isEqualTo(EntityIds.serviceId("reviews", true));
+    assertThat(alarm.get("alarmMessage").asText()).isEqualTo("Calls of productpage to reviews take more than 1000ms");
   }
 
   @Test
@@ -353,7 +372,8 @@ class AlarmsIT {
     assertThat(all.has("errors")).as(all.toString()).isFalse();
     JsonNode items = all.get("data").get("getAlarm").get("items");
     assertThat(items).extracting(i -> i.get("name").asText())
-        .containsExactlyInAnyOrder("reviews", "reviews-v2 of reviews", "details", "ratings");
+        .containsExactlyInAnyOrder("reviews", "reviews-v2 of reviews", "details", "ratings",
+            "productpage to reviews");
     JsonNode reviews = find(items, "reviews");
     assertThat(reviews.get("key").asText()).isEqualTo(EntityIds.serviceId("reviews", true));
     assertThat(reviews.get("message").asText()).isEqualTo(RESP_TIME_MESSAGE);
@@ -379,6 +399,8 @@ class AlarmsIT {
         .extracting(i -> i.get("name").asText()).containsExactly("reviews");
     Map<String, Object> secondPage = Map.of("duration", duration, "paging", Map.of("pageNum", 2, "pageSize", 2));
     assertThat(sextant.graphql(query, secondPage).get("data").get("getAlarm").get("items")).hasSize(2);
+    Map<String, Object> thirdPage = Map.of("duration", duration, "paging", Map.of("pageNum", 3, "pageSize", 2));
+    assertThat(sextant.graphql(query, thirdPage).get("data").get("getAlarm").get("items")).hasSize(1);
 
     JsonNode keys = sextant.data("{ tagKeys: queryAlarmTagAutocompleteKeys(duration: " + minutes() + ") tagValues:"
         + " queryAlarmTagAutocompleteValues(tagKey: \"level\", duration: " + minutes() + ") }");
@@ -401,12 +423,12 @@ class AlarmsIT {
         + " items: msgs { key: id message startTime scope tags{key value} events{uuid source{service serviceInstance"
         + " endpoint} name type message parameters{key value} startTime endTime} } }"
         + " trend: getAlarmTrend(duration: " + minutes() + ") { numOfAlarm } }");
-    assertThat(ui.get("getAlarm").get("items")).hasSize(4);
+    assertThat(ui.get("getAlarm").get("items")).hasSize(5);
     int total = 0;
     for (JsonNode n : ui.get("trend").get("numOfAlarm")) {
       total += n.asInt();
     }
-    assertThat(total).as("getAlarmTrend counts every alarm once").isEqualTo(4);
+    assertThat(total).as("getAlarmTrend counts every alarm once").isEqualTo(5);
     String swctl = "query ($duration: Duration!, $scope: Scope, $keyword: String, $paging: Pagination!, $tags:"
         + " [AlarmTag]) { result: getAlarm(duration: $duration, scope: $scope, keyword: $keyword, paging: $paging,"
         + " tags: $tags) { msgs { startTime scope id message tags{key, value} events{name source{service"
