@@ -65,17 +65,14 @@ class AlarmEngineTest {
   void twoCollectorsFireAndRecoverEachAlarmExactlyOnce() throws Exception {
     startWebhook();
     long now = System.currentTimeMillis();
-    Aggregator aggregator = new Aggregator(catalog, RecordKindDispatcher.standard(10_000), buckets,
-        new AggregatorLimits(100_000, 60, 10), new SimpleMeterRegistry());
-    // reviews is slow in minutes -7 to -5, fast after; ratings is always fast.
-    for (int m = 7; m >= 2; m--) {
-      long t = now - m * MINUTE;
-      calls(aggregator, t, "reviews", m >= 5 ? 1500 : 100);
-      calls(aggregator, t, "ratings", 100);
-    }
-    Flusher flusher = new Flusher(aggregator, storage, buckets, new FlusherConfig(60_000, 60_000, 0, 1, 64L << 20),
-        "c1", new SimpleMeterRegistry());
-    flusher.flush(true);
+    stored(aggregator -> {
+      // reviews is slow in minutes -7 to -5, fast after; ratings is always fast.
+      for (int m = 7; m >= 2; m--) {
+        long t = now - m * MINUTE;
+        calls(aggregator, t, "reviews", m >= 5 ? 1500 : 100);
+        calls(aggregator, t, "ratings", 100);
+      }
+    });
 
     Map<String, Object> rule = new LinkedHashMap<>();
     rule.put("expression", "sum(service_resp_time > 1000) >= 2");
@@ -173,11 +170,9 @@ class AlarmEngineTest {
   void aDeliveryTheDecidingCollectorCouldNotMakeIsMadeByAnother() throws Exception {
     startWebhook();
     long now = System.currentTimeMillis();
-    Aggregator aggregator = new Aggregator(catalog, RecordKindDispatcher.standard(10_000), buckets,
-        new AggregatorLimits(100_000, 60, 10), new SimpleMeterRegistry());
-    calls(aggregator, now - 3 * MINUTE, "reviews", 1500);
-    new Flusher(aggregator, storage, buckets, new FlusherConfig(60_000, 60_000, 0, 1, 64L << 20), "c1",
-        new SimpleMeterRegistry()).flush(true);
+    stored(aggregator -> {
+      calls(aggregator, now - 3 * MINUTE, "reviews", 1500);
+    });
     Map<String, Object> rule = new LinkedHashMap<>();
     rule.put("expression", "sum(service_resp_time > 1000) >= 1");
     AlarmSettings settings = AlarmSettings.parse(Map.of("rules", Map.of("slow_rule", rule), "hooks",
@@ -219,13 +214,11 @@ class AlarmEngineTest {
   void aRuleBrokenByEveryEntityAlarmsOnlyUpToItsBound() throws Exception {
     startWebhook();
     long now = System.currentTimeMillis();
-    Aggregator aggregator = new Aggregator(catalog, RecordKindDispatcher.standard(10_000), buckets,
-        new AggregatorLimits(100_000, 60, 10), new SimpleMeterRegistry());
-    for (String service : List.of("a", "b", "c", "d", "e")) {
-      calls(aggregator, now - 3 * MINUTE, service, 1500);
-    }
-    new Flusher(aggregator, storage, buckets, new FlusherConfig(60_000, 60_000, 0, 1, 64L << 20), "c1",
-        new SimpleMeterRegistry()).flush(true);
+    stored(aggregator -> {
+      for (String service : List.of("a", "b", "c", "d", "e")) {
+        calls(aggregator, now - 3 * MINUTE, service, 1500);
+      }
+    });
     AlarmSettings settings = AlarmSettings.parse(Map.of("rules", Map.of("slow_rule",
         Map.of("expression", "sum(service_resp_time > 1000) >= 1"))), catalog);
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -241,18 +234,16 @@ class AlarmEngineTest {
   @Test
   void aBurnRateRuleNeedsBothWindowsBurning() throws Exception {
     long now = System.currentTimeMillis();
-    Aggregator aggregator = new Aggregator(catalog, RecordKindDispatcher.standard(10_000), buckets,
-        new AggregatorLimits(100_000, 60, 10), new SimpleMeterRegistry());
-    // steady: 2% errors for the whole hour; burst: 20% errors in the last 3 minutes only;
-    // recovered: 2% errors until 10 minutes ago, none since.
-    for (int m = 60; m >= 1; m--) {
-      long t = now - m * MINUTE;
-      errors(aggregator, t, "steady", 100, 2);
-      errors(aggregator, t, "burst", 100, m <= 3 ? 20 : 0);
-      errors(aggregator, t, "recovered", 100, m > 10 ? 2 : 0);
-    }
-    new Flusher(aggregator, storage, buckets, new FlusherConfig(60_000, 60_000, 0, 1, 64L << 20), "c1",
-        new SimpleMeterRegistry()).flush(true);
+    stored(aggregator -> {
+      // steady: 2% errors for the whole hour; burst: 20% errors in the last 3 minutes only;
+      // recovered: 2% errors until 10 minutes ago, none since.
+      for (int m = 60; m >= 1; m--) {
+        long t = now - m * MINUTE;
+        errors(aggregator, t, "steady", 100, 2);
+        errors(aggregator, t, "burst", 100, m <= 3 ? 20 : 0);
+        errors(aggregator, t, "recovered", 100, m > 10 ? 2 : 0);
+      }
+    });
     String burn = "sum(service_cpm * (10000 - service_sla)) / sum(service_cpm) > 144";
     Map<String, Object> rule = new LinkedHashMap<>();
     rule.put("windows", List.of(Map.of("expression", burn, "period", 60), Map.of("expression", burn, "period", 5)));
@@ -274,6 +265,15 @@ class AlarmEngineTest {
           ok ? 200 : 503, ok, CallProtocol.HTTP, DetectPoint.SERVER, "", "", 100, 100, Layer.MESH, Map.of(),
           Map.of()));
     }
+  }
+
+  /** Stores what {@code traffic} offers, as one collector does once its minutes are closed. */
+  private void stored(java.util.function.Consumer<Aggregator> traffic) {
+    Aggregator aggregator = new Aggregator(catalog, RecordKindDispatcher.standard(10_000), buckets,
+        new AggregatorLimits(100_000, 60, 10), new SimpleMeterRegistry());
+    traffic.accept(aggregator);
+    new Flusher(aggregator, storage, buckets, new FlusherConfig(60_000, 60_000, 0, 1, 64L << 20), "c1",
+        new SimpleMeterRegistry()).flush(true);
   }
 
   private void startWebhook() throws Exception {
