@@ -57,7 +57,10 @@ import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
  */
 final class Clients {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  // HTTP/1.1 as Prometheus and the UI's proxy speak it: the JDK client's h2c upgrade sometimes
+  // misreads a large answer sent right after the 101 (a /metrics scrape failed so once in CI).
+  private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(Duration.ofSeconds(5)).build();
   private static final DateTimeFormatter MINUTE =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(ZoneOffset.UTC);
 

@@ -65,7 +65,8 @@ final class LaunchedDistribution implements AutoCloseable {
 
   /** Waits until GET /readyz answers 200; fails with the process output if it exits or takes too long. */
   void awaitReady(int httpPort, Duration timeout) throws InterruptedException {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(2)).build();
     long deadline = System.nanoTime() + timeout.toNanos();
     int last = -1;
     while (System.nanoTime() < deadline) {

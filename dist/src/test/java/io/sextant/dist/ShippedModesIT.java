@@ -180,7 +180,8 @@ class ShippedModesIT {
     if (authorization != null) {
       req.header("authorization", authorization);
     }
-    return HttpClient.newHttpClient().send(req.build(), HttpResponse.BodyHandlers.ofString());
+    return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(req.build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
