@@ -46,9 +46,8 @@ public final class AlarmDryRun {
       for (RuleEvaluator.Verdict v : outcome.verdicts()) {
         AlarmEntity e = v.entity();
         AlarmState before = states.getOrDefault(e.id(), AlarmState.normal(e.id()));
-        AlarmMessage candidate = v.breached() ? new AlarmMessage(e.id() + "@" + minute, e.scopeId(),
-            e.scope().name(), e.name(), e.id0(), e.id1(), rule.name(), rule.messageFor(e), end, 0, rule.tags(),
-            List.of(), null) : null;
+        AlarmMessage candidate = v.breached() ? AlarmMessage.fired(rule, e, minute, end, List.of(), v.snapshot())
+            : null;
         AlarmTransitions.Step step = AlarmTransitions.next(rule, before, v.breached(), minute, candidate, end);
         states.put(e.id(), step.next());
         if (step.fired() != null) {

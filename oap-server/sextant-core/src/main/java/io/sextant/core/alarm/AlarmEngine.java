@@ -13,14 +13,12 @@ import io.sextant.core.alarm.AlarmState.Pending;
 import io.sextant.core.alarm.AlarmState.Status;
 import io.sextant.core.alarm.hook.HookCall;
 import io.sextant.core.alarm.hook.HookDispatcher;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -191,7 +189,7 @@ public final class AlarmEngine {
   private boolean decide(AlarmRule rule, AlarmEntity entity, RuleEvaluator.Verdict verdict, ManagedDocument doc,
       long minute) {
     String id = AlarmState.id(rule.name(), entity.id());
-    boolean breached = verdict != null && verdict.breached();
+    boolean breached = verdict.breached();
     for (int attempt = 0; attempt < CONFLICT_RETRIES; attempt++) {
       AlarmState before = doc == null ? AlarmState.normal(entity.id()) : AlarmJson.state(doc.body());
       if (doc != null && before.lastMinute() >= minute) {
@@ -202,17 +200,13 @@ public final class AlarmEngine {
         return false;
       }
       long now = buckets.nowMillis();
-      AlarmMessage alarm = breached ? alarm(rule, entity, verdict, minute, now) : null;
+      List<String> hooks = rules.hooks().idsFor(rule);
+      AlarmMessage alarm = breached ? AlarmMessage.fired(rule, entity, minute, now, hooks, verdict.snapshot()) : null;
       AlarmTransitions.Step step = AlarmTransitions.next(rule, before, breached, minute, alarm, now);
-      AlarmState next = step.next();
-      List<Pending> toDeliver = new ArrayList<>();
-      for (AlarmMessage m : new AlarmMessage[] {step.fired(), step.recovered()}) {
-        if (m != null) {
-          Pending p = new Pending(m, rules.hooks().idsFor(rule), now);
-          toDeliver.add(p);
-          next = next.withPending(p);
-        }
-      }
+      // A minute either fires an alarm or recovers one, never both.
+      AlarmMessage told = step.fired() != null ? step.fired() : step.recovered();
+      Pending toDeliver = told == null ? null : new Pending(told, hooks, now);
+      AlarmState next = toDeliver == null ? step.next() : step.next().withPending(toDeliver);
       try {
         store(id, next, doc);
       } catch (VersionConflictException e) {
@@ -228,8 +222,8 @@ public final class AlarmEngine {
         LOG.info("alarm {} recovered: {} ({})", rule.name(), entity.name(), step.recovered().uuid());
       }
       // One delivery at a time per entity, in order: a recovery never overtakes its alarm.
-      if (before.pending().isEmpty() && !toDeliver.isEmpty()) {
-        deliver(rule.name(), entity.id(), toDeliver.get(0));
+      if (before.pending().isEmpty() && toDeliver != null) {
+        deliver(rule.name(), entity.id(), toDeliver);
       }
       return true;
     }
@@ -358,14 +352,5 @@ public final class AlarmEngine {
     } catch (VersionConflictException e) {
       // changed meanwhile: the next minute looks again
     }
-  }
-
-  private AlarmMessage alarm(AlarmRule rule, AlarmEntity entity, RuleEvaluator.Verdict verdict, long minute,
-      long now) {
-    String key = rule.name() + "|" + entity.id() + "|" + minute;
-    String uuid = UUID.nameUUIDFromBytes(key.getBytes(StandardCharsets.UTF_8)).toString();
-    return new AlarmMessage(uuid, entity.scopeId(), entity.scope().name(), entity.name(), entity.id0(),
-        entity.id1(), rule.name(), rule.messageFor(entity), now, 0, rule.tags(), rules.hooks().idsFor(rule),
-        new AlarmMessage.Snapshot(rule.expression(), verdict.snapshot()));
   }
 }

@@ -18,6 +18,18 @@ public record AlarmMessage(String uuid, int scopeId, String scope, String name, 
     hooks = List.copyOf(hooks);
   }
 
+  /**
+   * The alarm {@code rule} fires for {@code entity} in {@code minute}, at {@code millis}: its uuid is
+   * derived from the three, so every collector (and a dry run) names the same alarm alike.
+   */
+  public static AlarmMessage fired(AlarmRule rule, AlarmEntity entity, long minute, long millis, List<String> hooks,
+      List<RuleEvaluator.MetricValues> snapshot) {
+    String key = rule.name() + "|" + entity.id() + "|" + minute;
+    String uuid = java.util.UUID.nameUUIDFromBytes(key.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString();
+    return new AlarmMessage(uuid, entity.scopeId(), entity.scope().name(), entity.name(), entity.id0(), entity.id1(),
+        rule.name(), rule.messageFor(entity), millis, 0, rule.tags(), hooks, new Snapshot(rule.expression(), snapshot));
+  }
+
   /** The same alarm, recovered at {@code millis}. */
   public AlarmMessage recoveredAt(long millis) {
     return new AlarmMessage(uuid, scopeId, scope, name, id0, id1, ruleName, alarmMessage, startTime, millis, tags,

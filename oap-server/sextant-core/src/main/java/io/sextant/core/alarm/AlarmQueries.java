@@ -28,6 +28,7 @@ public final class AlarmQueries {
   /** A tag filter; {@code value} null matches any value of the key. */
   public record TagFilter(String key, String value) {}
 
+  /** {@code scope}: the stored scope name ({@link io.sextant.api.model.Scope}), null for all. */
   public record Condition(long startMillis, long endMillis, String scope, String keyword, List<TagFilter> tags,
       int pageNum, int pageSize) {
     public Condition {
@@ -46,7 +47,7 @@ public final class AlarmQueries {
     }
     List<String> storeTags = new ArrayList<>();
     if (c.scope() != null && !c.scope().isEmpty()) {
-      storeTags.add(StoredRecord.tag(AlarmRecords.SCOPE, storeScope(c.scope())));
+      storeTags.add(StoredRecord.tag(AlarmRecords.SCOPE, c.scope()));
     }
     for (TagFilter t : c.tags()) {
       if (t.value() != null) {
@@ -108,20 +109,5 @@ public final class AlarmQueries {
     Map<String, String> tags = m.tags();
     return filters.stream().allMatch(f -> tags.containsKey(f.key()) && (f.value() == null
         || f.value().equals(tags.get(f.key()))));
-  }
-
-  /** The query protocol's Scope enum names the stored scope names (Service → SERVICE, ...). */
-  static String storeScope(String queryScope) {
-    return switch (queryScope) {
-      case "Service" -> "SERVICE";
-      case "ServiceInstance" -> "SERVICE_INSTANCE";
-      case "Endpoint" -> "ENDPOINT";
-      case "ServiceRelation" -> "SERVICE_RELATION";
-      case "ServiceInstanceRelation" -> "SERVICE_INSTANCE_RELATION";
-      case "EndpointRelation" -> "ENDPOINT_RELATION";
-      case "Process" -> "PROCESS";
-      case "ProcessRelation" -> "PROCESS_RELATION";
-      default -> queryScope;
-    };
   }
 }

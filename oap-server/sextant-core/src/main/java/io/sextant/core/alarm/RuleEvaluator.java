@@ -68,11 +68,7 @@ public final class RuleEvaluator {
   }
 
   static List<Long> window(int period, long minute) {
-    List<Long> buckets = new ArrayList<>(period);
-    for (int i = period - 1; i >= 0; i--) {
-      buckets.add(TimeBuckets.plus(minute, Step.MINUTE, -i));
-    }
-    return buckets;
+    return TimeBuckets.range(TimeBuckets.plus(minute, Step.MINUTE, -(period - 1)), minute, Step.MINUTE, period);
   }
 
   public Outcome evaluate(AlarmRule rule, long minute) {

@@ -6,6 +6,7 @@ import graphql.schema.DataFetchingEnvironment;
 import graphql.schema.idl.RuntimeWiring;
 import io.sextant.api.event.Event;
 import io.sextant.api.id.EntityIds;
+import io.sextant.api.model.Scope;
 import io.sextant.core.alarm.AlarmMessage;
 import io.sextant.core.alarm.AlarmQueries;
 import io.sextant.core.alarm.RuleEvaluator;
@@ -47,10 +48,10 @@ public record AlarmArea(AlarmQueries alarms, EventQueries events, DurationBounds
               }
             }
           }
-          String scope = env.getArgument("scope");
+          String scope = storedScope(env.getArgument("scope"));
           List<Map<String, Object>> msgs = new ArrayList<>();
           for (AlarmMessage m : alarms.alarms(new AlarmQueries.Condition(range[0], range[1],
-              "All".equals(scope) ? null : scope, env.getArgument("keyword"), tags, pageNum == null ? 1 : pageNum,
+              scope, env.getArgument("keyword"), tags, pageNum == null ? 1 : pageNum,
               pageSize == null ? 20 : pageSize))) {
             msgs.add(message(m));
           }
@@ -101,7 +102,7 @@ public record AlarmArea(AlarmQueries alarms, EventQueries events, DurationBounds
     Map<String, Object> o = new LinkedHashMap<>();
     o.put("startTime", m.startTime());
     o.put("recoveryTime", m.recovered() ? m.recoveryTime() : null);
-    o.put("scope", queryScope(m.scope()));
+    o.put("scope", LegacyMetricReads.scopeName(Scope.valueOf(m.scope())));
     o.put("id", m.id0());
     o.put("name", m.name());
     o.put("message", m.alarmMessage());
@@ -178,18 +179,16 @@ public record AlarmArea(AlarmQueries alarms, EventQueries events, DurationBounds
     return kv;
   }
 
-  /** The query protocol's Scope enum value of a stored scope name. */
-  static String queryScope(String scope) {
-    return switch (scope) {
-      case "SERVICE" -> "Service";
-      case "SERVICE_INSTANCE" -> "ServiceInstance";
-      case "ENDPOINT" -> "Endpoint";
-      case "SERVICE_RELATION" -> "ServiceRelation";
-      case "SERVICE_INSTANCE_RELATION" -> "ServiceInstanceRelation";
-      case "ENDPOINT_RELATION" -> "EndpointRelation";
-      case "PROCESS" -> "Process";
-      case "PROCESS_RELATION" -> "ProcessRelation";
-      default -> "All";
-    };
+  /** The stored scope name of the query protocol's Scope; null for All (or none). */
+  private static String storedScope(String queryScope) {
+    if (queryScope == null || queryScope.equals("All")) {
+      return null;
+    }
+    for (Scope s : Scope.values()) {
+      if (LegacyMetricReads.scopeName(s).equals(queryScope)) {
+        return s.name();
+      }
+    }
+    return queryScope; // EndpointRelation: Sextant has no such entities, so no such alarms
   }
 }
