@@ -112,7 +112,7 @@ final class Binary {
     Double s = single == null ? null : single.values().get(0).value();
     List<MqeValue> values = new ArrayList<>();
     for (MqeValue v : series.values()) {
-      values.add(new MqeValue(v.id(), seriesOnLeft ? op.apply(v.value(), s) : op.apply(s, v.value())));
+      values.add(v.withValue(seriesOnLeft ? op.apply(v.value(), s) : op.apply(s, v.value())));
     }
     return new MqeSeries(labels, values);
   }
@@ -190,8 +190,8 @@ final class Binary {
     }
     List<MqeValue> out = new ArrayList<>(l.size());
     for (int i = 0; i < l.size(); i++) {
-      String id = keepLeft ? l.get(i).id() : r.get(i).id();
-      out.add(new MqeValue(id, op.apply(l.get(i).value(), r.get(i).value())));
+      MqeValue kept = keepLeft ? l.get(i) : r.get(i);
+      out.add(kept.withValue(op.apply(l.get(i).value(), r.get(i).value())));
     }
     return new MqeSeries(keepLeft ? left.labels() : right.labels(), out);
   }

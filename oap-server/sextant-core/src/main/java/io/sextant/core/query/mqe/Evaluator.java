@@ -75,6 +75,12 @@ final class Evaluator {
     if (expression instanceof Nodes.TopN t) {
       return topN(t);
     }
+    if (expression instanceof Nodes.TopNOf t) {
+      return topNOf(t);
+    }
+    if (expression instanceof Nodes.Baseline b) {
+      return Baselines.predict(b, source, entity, buckets, step, pointId);
+    }
     if (expression instanceof Nodes.Relabel r) {
       return relabel(r, eval(r.operand()));
     }
@@ -151,9 +157,30 @@ final class Evaluator {
     List<RankedValue> ranked = source.topN(metric, t.n(), t.ascending(), t.attributes(), entity, buckets, step);
     List<MqeValue> values = new ArrayList<>();
     for (RankedValue r : ranked == null ? List.<RankedValue>of() : ranked) {
-      values.add(new MqeValue(r.name(), r.value()));
+      values.add(new MqeValue(r.name(), r.value(), null, r.owner()));
     }
     return new Value(ResultType.SORTED_LIST, List.of(new MqeSeries(List.of(), values)), false);
+  }
+
+  /** The rankings merged: every non-empty value of every top_n, best {@code n} first; all one type. */
+  private Value topNOf(Nodes.TopNOf t) {
+    if (t.n() < 1) {
+      throw new MqeException("TopN value must be > 0.");
+    }
+    ResultType type = null;
+    List<MqeValue> all = new ArrayList<>();
+    for (Nodes.TopN ranking : t.rankings()) {
+      Value v = topN(ranking);
+      if (type != null && type != v.type()) {
+        throw new MqeException("TopN type is not consistent, one is " + type + ", another is " + v.type());
+      }
+      type = v.type();
+      v.series().forEach(s -> s.values().stream().filter(x -> x.value() != null).forEach(all::add));
+    }
+    Comparator<MqeValue> byValue = Comparator.comparingDouble(MqeValue::value);
+    all.sort(t.ascending() ? byValue : byValue.reversed());
+    List<MqeValue> best = all.subList(0, Math.min(t.n(), all.size()));
+    return new Value(type, List.of(new MqeSeries(List.of(), List.copyOf(best))), false);
   }
 
   /** top_n over a sampled record: SkyWalking's RECORD_LIST, each value named by the record with its trace id. */
@@ -263,8 +290,15 @@ final class Evaluator {
     return new Value(input.type(), out, true);
   }
 
-  /** Sorts each series' non-empty values (empty ones are dropped), keeping at most {@code limit}. */
+  /**
+   * Sorts each series' non-empty values (empty ones are dropped), keeping at most {@code limit}; with
+   * an aggregation (10.3), sorts the series of a labelled result by their aggregated value instead and
+   * keeps the first {@code limit} series, their values as they were.
+   */
   private static Value sortValues(Nodes.SortValues s, Value input) {
+    if (s.bySeries() != null) {
+      return sortSeries(s, input);
+    }
     Comparator<MqeValue> byValue = Comparator.comparingDouble(MqeValue::value);
     List<MqeSeries> out = new ArrayList<>();
     for (MqeSeries series : input.series()) {
@@ -275,6 +309,18 @@ final class Evaluator {
       out.add(new MqeSeries(series.labels(), values));
     }
     return new Value(input.type(), out, input.labeled());
+  }
+
+  private static Value sortSeries(Nodes.SortValues s, Value input) {
+    if (!input.labeled()) {
+      return input;
+    }
+    // Series without an aggregate (no data) sort last either way, as NaN does in SkyWalking's order.
+    Comparator<MqeSeries> byAggregate = Comparator.comparing(
+        (MqeSeries series) -> s.bySeries().apply(series.values()).value(),
+        Comparator.nullsLast(s.ascending() ? Comparator.<Double>naturalOrder() : Comparator.<Double>reverseOrder()));
+    List<MqeSeries> sorted = input.series().stream().sorted(byAggregate).limit(s.limit()).toList();
+    return new Value(ResultType.TIME_SERIES_VALUES, sorted, true);
   }
 
   // ---- logical functions ----
@@ -328,7 +374,7 @@ final class Evaluator {
     for (MqeSeries s : input.series()) {
       List<MqeValue> values = new ArrayList<>();
       for (MqeValue v : s.values()) {
-        values.add(new MqeValue(v.id(), v.value() == null ? null : f.apply(v.value())));
+        values.add(v.withValue(v.value() == null ? null : f.apply(v.value())));
       }
       out.add(new MqeSeries(s.labels(), values));
     }

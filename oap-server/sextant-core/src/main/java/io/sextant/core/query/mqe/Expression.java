@@ -7,5 +7,5 @@ package io.sextant.core.query.mqe;
  */
 public sealed interface Expression permits Nodes.NumberLiteral, Nodes.MetricRef, Nodes.Negate, Nodes.Binary,
     Nodes.Aggregate, Nodes.Relabel, Nodes.TopN, Nodes.Mathematical, Nodes.Trend, Nodes.Logical,
-    Nodes.AggregateLabels, Nodes.SortValues, Nodes.SortLabelValues {
+    Nodes.AggregateLabels, Nodes.SortValues, Nodes.SortLabelValues, Nodes.TopNOf, Nodes.Baseline {
 }

@@ -7,7 +7,7 @@ import java.util.List;
 final class Lexer {
   // Longest operators first so that ">=" is not read as ">" followed by "=".
   private static final String[] OPERATORS = {
-      "==", "!=", ">=", "<=", ">", "<", "+", "-", "*", "/", "%", "(", ")", "{", "}", "[", "]", ",", "="};
+      "&&", "||", "==", "!=", ">=", "<=", ">", "<", "+", "-", "*", "/", "%", "(", ")", "{", "}", "[", "]", ",", "="};
 
   private final String src;
   private int pos;

@@ -147,11 +147,39 @@ final class Nodes {
     }
   }
 
-  /** sort_values(expr [, limit], asc|des); limit null keeps all values. */
-  record SortValues(Expression operand, Integer limit, boolean ascending) implements Expression {
+  /**
+   * sort_values(expr [, limit], asc|des [, aggregation]); limit null keeps all values. With an aggregation
+   * (10.3) the series are sorted by their aggregated value; without, each series' values are sorted (10.1).
+   */
+  record SortValues(Expression operand, Integer limit, boolean ascending, Aggregation bySeries)
+      implements Expression {
     @Override
     public String toString() {
-      return "sort_values(" + operand + (limit == null ? "" : ", " + limit) + ", " + (ascending ? "asc" : "des") + ")";
+      return "sort_values(" + operand + (limit == null ? "" : ", " + limit) + ", " + (ascending ? "asc" : "des")
+          + (bySeries == null ? "" : ", " + bySeries.functionName()) + ")";
+    }
+  }
+
+  /** top_n_of(top_n(...), ..., n, asc|des): the rankings merged, the best {@code n} kept (10.2). */
+  record TopNOf(List<TopN> rankings, int n, boolean ascending) implements Expression {
+    TopNOf {
+      rankings = List.copyOf(rankings);
+    }
+
+    @Override
+    public String toString() {
+      return "top_n_of(" + rankings.stream().map(Object::toString).collect(Collectors.joining(", ")) + ", " + n
+          + ", " + (ascending ? "asc" : "des") + ")";
+    }
+  }
+
+  enum BaselineType { VALUE, UPPER, LOWER }
+
+  /** baseline(metric, value|upper|lower) (10.2). */
+  record Baseline(MetricRef metric, BaselineType type) implements Expression {
+    @Override
+    public String toString() {
+      return "baseline(" + metric + ", " + type.name().toLowerCase(java.util.Locale.ROOT) + ")";
     }
   }
 

@@ -1,12 +1,15 @@
 package io.sextant.core.query.mqe;
 
 /**
- * Binary operators. Comparisons yield 1 or 0 (with or without SkyWalking's {@code bool} modifier, which 10.1 accepts
- * and ignores); any null operand, or a zero divisor, yields null (no data).
+ * Binary operators. Comparisons, and the bool operators over them, yield 1 or 0 (with or without
+ * SkyWalking's {@code bool} modifier, which 10.1 accepts and ignores); any null operand, or a zero
+ * divisor, yields null (no data).
  */
 enum Operator {
   ADD("+"), SUB("-"), MUL("*"), DIV("/"), MOD("%"),
-  GT(">"), GE(">="), LT("<"), LE("<="), EQ("=="), NE("!=");
+  GT(">"), GE(">="), LT("<"), LE("<="), EQ("=="), NE("!="),
+  // 10.2's bool operators, on comparison results only (1 or 0).
+  AND("&&"), OR("||");
 
   final String symbol;
 
@@ -15,7 +18,11 @@ enum Operator {
   }
 
   boolean isComparison() {
-    return ordinal() >= GT.ordinal();
+    return ordinal() >= GT.ordinal() && ordinal() <= NE.ordinal();
+  }
+
+  boolean isBool() {
+    return this == AND || this == OR;
   }
 
   static Operator of(String symbol) {
@@ -46,6 +53,8 @@ enum Operator {
       case LE -> bool(x <= y);
       case EQ -> bool(x == y);
       case NE -> bool(x != y);
+      case AND -> bool(x == 1 && y == 1);
+      case OR -> bool(x == 1 || y == 1);
     };
   }
 

@@ -11,11 +11,12 @@ import java.util.Map;
  * levels are left-associative:
  *
  * <pre>
+ * expression     := comparison (("&&" | "||") comparison)*   (10.2; each side a comparison or bool result)
  * comparison     := additive (("==" | "!=" | ">" | ">=" | "<" | "<=") ["bool"] additive)*
  * additive       := multiplicative (("+" | "-") multiplicative)*
  * multiplicative := unary (("*" | "/" | "%") unary)*
  * unary          := ("-" | "+") unary | primary          (a Sextant extension: 10.1 has no unary sign)
- * primary        := NUMBER | "(" comparison ")" | function | metric
+ * primary        := NUMBER | "(" expression ")" | function | metric
  * metric         := IDENT ["{" [label ("," label)*] "}"]      label := IDENT "=" STRING
  * </pre>
  *
@@ -48,7 +49,7 @@ final class Parser {
 
   static Expression parse(String src) {
     Parser parser = new Parser(src == null ? "" : src);
-    Expression expression = parser.comparison();
+    Expression expression = parser.expression();
     Token rest = parser.peek();
     if (rest.kind() != Token.Kind.EOF) {
       throw parser.error(rest, "extraneous input " + rest.describe() + " expecting <EOF>");
@@ -65,6 +66,29 @@ final class Parser {
   }
 
   // ---- precedence levels ----
+
+  private Expression expression() {
+    enter();
+    Token first = peek();
+    Expression left = comparison();
+    while (peekOperator("&&", "||")) {
+      Token op = advance();
+      requireBool(left, first, "left");
+      Token second = peek();
+      Expression right = comparison();
+      requireBool(right, second, "right");
+      left = new Nodes.Binary(Operator.of(op.text()), left, right);
+    }
+    depth--;
+    return left;
+  }
+
+  /** SkyWalking's rule: both sides of a bool operator are compare (or bool) results. */
+  private void requireBool(Expression e, Token at, String side) {
+    if (!(e instanceof Nodes.Binary b) || !(b.op().isComparison() || b.op().isBool())) {
+      throw error(at, "Bool Operation: The result of the " + side + " expression is not a compare result.");
+    }
+  }
 
   private Expression comparison() {
     enter();
@@ -129,7 +153,7 @@ final class Parser {
     }
     if (t.is("(")) {
       advance();
-      Expression inner = comparison();
+      Expression inner = expression();
       expect(")");
       return inner;
     }
@@ -191,16 +215,18 @@ final class Parser {
     Aggregation aggregation = Aggregation.byName(fn);
     Expression call;
     if (aggregation != null) {
-      call = new Nodes.Aggregate(aggregation, comparison());
+      call = new Nodes.Aggregate(aggregation, expression());
     } else {
       call = switch (fn) {
-        case "abs" -> new Nodes.Mathematical(Nodes.MathFunction.ABS, comparison(), 0);
-        case "ceil" -> new Nodes.Mathematical(Nodes.MathFunction.CEIL, comparison(), 0);
-        case "floor" -> new Nodes.Mathematical(Nodes.MathFunction.FLOOR, comparison(), 0);
+        case "abs" -> new Nodes.Mathematical(Nodes.MathFunction.ABS, expression(), 0);
+        case "ceil" -> new Nodes.Mathematical(Nodes.MathFunction.CEIL, expression(), 0);
+        case "floor" -> new Nodes.Mathematical(Nodes.MathFunction.FLOOR, expression(), 0);
         case "round" -> round();
         case "increase" -> trend(Nodes.TrendFunction.INCREASE);
         case "rate" -> trend(Nodes.TrendFunction.RATE);
         case "top_n" -> topN();
+        case "top_n_of" -> topNOf();
+        case "baseline" -> baseline();
         case "view_as_seq" -> logical(Nodes.LogicalFunction.VIEW_AS_SEQ);
         case "is_present" -> logical(Nodes.LogicalFunction.IS_PRESENT);
         case "relabels" -> relabels();
@@ -215,7 +241,7 @@ final class Parser {
   }
 
   private Expression round() {
-    Expression operand = comparison();
+    Expression operand = expression();
     expect(",");
     return new Nodes.Mathematical(Nodes.MathFunction.ROUND, operand, integer());
   }
@@ -227,7 +253,7 @@ final class Parser {
   }
 
   /** top_n(metric, n, order [, attrN='v' | attrN!='v' ...]): the attributes arrived in 10.2, Sextant takes them. */
-  private Expression topN() {
+  private Nodes.TopN topN() {
     Nodes.MetricRef metric = metric();
     expect(",");
     int n = integer();
@@ -258,12 +284,51 @@ final class Parser {
     return new Nodes.TopN(metric, n, ascending, attributes);
   }
 
+  /** top_n_of(top_n(...), top_n(...), ..., n, order): 10.2's merge of several rankings. */
+  private Expression topNOf() {
+    List<Nodes.TopN> rankings = new ArrayList<>();
+    do {
+      Token at = peek();
+      if (!at.isWord("top_n") || !peek(1).is("(")) {
+        if (rankings.isEmpty()) {
+          throw mismatched("'top_n'");
+        }
+        break;
+      }
+      advance();
+      expect("(");
+      rankings.add(topN());
+      expect(")");
+    } while (accept(","));
+    int n = integer();
+    expect(",");
+    return new Nodes.TopNOf(rankings, n, order());
+  }
+
+  /** baseline(metric, value|upper|lower): 10.2's predicted values (docs/mqe.md says what Sextant predicts). */
+  private Expression baseline() {
+    Nodes.MetricRef metric = metric();
+    expect(",");
+    Token type = peek();
+    Nodes.BaselineType kind = null;
+    for (Nodes.BaselineType k : Nodes.BaselineType.values()) {
+      if (type.isWord(k.name())) {
+        kind = k;
+      }
+    }
+    if (kind == null) {
+      throw mismatched("{'value', 'upper', 'lower'}");
+    }
+    advance();
+    return new Nodes.Baseline(metric, kind);
+  }
+
   /** The 10.1 grammar lists the expressions bare; Sextant also takes them in brackets, as the docs write them. */
   private Expression logical(Nodes.LogicalFunction function) {
     boolean bracketed = accept("[");
     List<Expression> operands = new ArrayList<>();
     do {
-      operands.add(comparison());
+      operands.add(expression());
     } while (accept(","));
     if (bracketed) {
       expect("]");
@@ -274,7 +339,7 @@ final class Parser {
   /** relabels(expr, label='a,b', newLabel='x,y'); Sextant also takes more pairs after the first. */
   private Expression relabels() {
     int start = index;
-    Expression operand = comparison();
+    Expression operand = expression();
     String operandText = compactText(start, index);
     List<Nodes.RelabelRule> rules = new ArrayList<>();
     do {
@@ -289,7 +354,7 @@ final class Parser {
 
   private Expression aggregateLabels() {
     int start = index;
-    Expression operand = comparison();
+    Expression operand = expression();
     String operandText = compactText(start, index);
     expect(",");
     Token fn = peek();
@@ -306,19 +371,33 @@ final class Parser {
     return new Nodes.AggregateLabels(function, labels, operand, operandText);
   }
 
+  /**
+   * sort_values(expr, [limit,] order) sorts each series' values (10.1); with a fourth argument,
+   * sort_values(expr, limit, order, aggregation), it sorts the series by their aggregated value (10.3).
+   */
   private Expression sortValues() {
-    Expression operand = comparison();
+    Expression operand = expression();
     expect(",");
     Integer limit = null;
     if (peek().kind() == Token.Kind.NUMBER) {
       limit = integer();
       expect(",");
     }
-    return new Nodes.SortValues(operand, limit, order());
+    boolean ascending = order();
+    Aggregation bySeries = null;
+    if (limit != null && accept(",")) {
+      Token fn = peek();
+      bySeries = fn.kind() == Token.Kind.IDENT ? Aggregation.byName(fn.text()) : null;
+      if (bySeries == null) {
+        throw mismatched("{'avg', 'count', 'latest', 'sum', 'max', 'min'}");
+      }
+      advance();
+    }
+    return new Nodes.SortValues(operand, limit, ascending, bySeries);
   }
 
   private Expression sortLabelValues() {
-    Expression operand = comparison();
+    Expression operand = expression();
     expect(",");
     boolean ascending = order();
     expect(",");
