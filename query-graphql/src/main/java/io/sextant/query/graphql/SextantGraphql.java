@@ -55,7 +55,7 @@ public final class SextantGraphql {
       "ui-configuration", "browser-log", "event", "ebpf-profiling", "continuous-profiling", "hierarchy");
 
   /** Sextant's own additions, after SkyWalking's files: fields of newer SkyWalking releases, alarm rules. */
-  static final List<String> EXTENSION_FILES = List.of("alarm");
+  static final List<String> EXTENSION_FILES = List.of("skywalking-10.4", "alarm");
 
   private SextantGraphql() {}
 
@@ -122,6 +122,9 @@ public final class SextantGraphql {
     for (String path : files) {
       String file = path.substring(path.indexOf('/') + 1);
       TypeDefinitionRegistry fileTypes = parse(path);
+      if (path.startsWith("schema-extensions/")) {
+        dropRedefinedRootFields(types, fileTypes);
+      }
       types.merge(fileTypes);
       for (String root : List.of("Query", "Mutation")) {
         Set<String> wired = partial.getDataFetchers().getOrDefault(root, Map.of()).keySet();
@@ -156,6 +159,29 @@ public final class SextantGraphql {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * A root field an extension declares again (SkyWalking added an argument to it) replaces the
+   * earlier declaration: one schema takes what every UI version sends.
+   */
+  private static void dropRedefinedRootFields(TypeDefinitionRegistry types, TypeDefinitionRegistry extension) {
+    for (String root : List.of("Query", "Mutation")) {
+      Set<String> redefined = rootFields(extension, root);
+      types.getType(root, ObjectTypeDefinition.class).ifPresent(t -> {
+        types.remove(t);
+        types.add(t.transform(b -> b.fieldDefinitions(without(t.getFieldDefinitions(), redefined))));
+      });
+      for (ObjectTypeExtensionDefinition ext
+          : List.copyOf(types.objectTypeExtensions().getOrDefault(root, new ArrayList<>()))) {
+        types.remove(ext);
+        types.add(ext.transformExtension(b -> b.fieldDefinitions(without(ext.getFieldDefinitions(), redefined))));
+      }
+    }
+  }
+
+  private static List<FieldDefinition> without(List<FieldDefinition> fields, Set<String> names) {
+    return fields.stream().filter(f -> !names.contains(f.getName())).toList();
   }
 
   static Set<String> rootFields(TypeDefinitionRegistry types, String root) {

@@ -3,6 +3,7 @@ package io.sextant.core.query;
 import io.sextant.api.id.EntityIds;
 import io.sextant.api.storage.EndpointMeta;
 import io.sextant.api.storage.InstanceMeta;
+import io.sextant.api.storage.Retention;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.storage.StorageComponent;
 import java.util.ArrayList;
@@ -13,6 +14,8 @@ import java.util.Set;
 /** Services, instances, endpoints and layers, as the metadata schema asks for them. */
 public final class MetadataQueries {
   private final StorageComponent storage;
+
+  private static final int MAX_ENDPOINTS_READ = 10_000;
 
   public MetadataQueries(StorageComponent storage) {
     this.storage = storage;
@@ -51,6 +54,25 @@ public final class MetadataQueries {
 
   public List<EndpointMeta> endpoints(String serviceId, String keyword, int limit) {
     return storage.metadata().endpoints(serviceId, keyword, limit);
+  }
+
+  /**
+   * As above, only endpoints seen in {@code seenIn} (all when null). Endpoints per service are
+   * bounded by the collector's budget, so reading them all and filtering costs little.
+   */
+  public List<EndpointMeta> endpoints(String serviceId, String keyword, int limit, QueryDuration seenIn) {
+    if (seenIn == null) {
+      return endpoints(serviceId, keyword, limit);
+    }
+    return storage.metadata().endpoints(serviceId, keyword, MAX_ENDPOINTS_READ).stream()
+        .filter(e -> e.lastSeen() >= seenIn.startMinute() && e.firstSeen() <= seenIn.endMinute())
+        .limit(limit)
+        .toList();
+  }
+
+  /** How long the storage keeps each kind of data. */
+  public Retention retention() {
+    return storage.retention();
   }
 
   public Optional<EndpointMeta> endpoint(String endpointId) {

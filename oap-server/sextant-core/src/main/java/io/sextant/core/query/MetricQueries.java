@@ -16,6 +16,7 @@ import io.sextant.core.query.mqe.KeyValue;
 import io.sextant.core.query.mqe.MetricKind;
 import io.sextant.core.query.mqe.MqeEntity;
 import io.sextant.core.query.mqe.MqeException;
+import io.sextant.core.query.mqe.MqeOwner;
 import io.sextant.core.query.mqe.RankedValue;
 import io.sextant.core.query.mqe.RecordValue;
 import io.sextant.core.query.mqe.Series;
@@ -203,7 +204,7 @@ public final class MetricQueries implements SeriesSource {
       MqeEntity entity, List<Long> buckets, Step step) {
     Scope scope = definition(metric).scope();
     return rank(metric, n, ascending, attributes, entity, buckets, step).stream()
-        .map(r -> new RankedValue(displayName(scope, r.entityId()), r.value()))
+        .map(r -> new RankedValue(displayName(scope, r.entityId()), r.value(), owner(scope, r.entityId())))
         .toList();
   }
 
@@ -283,6 +284,28 @@ public final class MetricQueries implements SeriesSource {
     return switch (scope) {
       case SERVICE -> EntityIds.parseServiceId(id).name();
       case SERVICE_INSTANCE, ENDPOINT -> EntityIds.parseChildId(id).name();
+      case PROCESS, SERVICE_RELATION, SERVICE_INSTANCE_RELATION, PROCESS_RELATION ->
+          throw new MqeException("top_n is not supported for " + scope + " metrics");
+    };
+  }
+
+  /** SkyWalking 10.2's owner of a ranked entity: its scope, ids and names, read from its id. */
+  private static MqeOwner owner(Scope scope, String id) {
+    return switch (scope) {
+      case SERVICE -> {
+        EntityIds.ServiceIdParts s = EntityIds.parseServiceId(id);
+        yield new MqeOwner("Service", id, s.name(), s.normal(), null, null, null, null);
+      }
+      case SERVICE_INSTANCE -> {
+        EntityIds.ChildIdParts child = EntityIds.parseChildId(id);
+        EntityIds.ServiceIdParts s = EntityIds.parseServiceId(child.serviceId());
+        yield new MqeOwner("ServiceInstance", child.serviceId(), s.name(), s.normal(), id, child.name(), null, null);
+      }
+      case ENDPOINT -> {
+        EntityIds.ChildIdParts child = EntityIds.parseChildId(id);
+        EntityIds.ServiceIdParts s = EntityIds.parseServiceId(child.serviceId());
+        yield new MqeOwner("Endpoint", child.serviceId(), s.name(), s.normal(), null, null, id, child.name());
+      }
       case PROCESS, SERVICE_RELATION, SERVICE_INSTANCE_RELATION, PROCESS_RELATION ->
           throw new MqeException("top_n is not supported for " + scope + " metrics");
     };

@@ -16,6 +16,8 @@ public record CommonArea(String version, Supplier<CheckResult> health, ZoneId zo
   public void wire(RuntimeWiring.Builder w) {
     w.type("Query", t -> t
         .dataFetcher("version", env -> version)
+        // booster-ui 10.3+ asks on every page which trace API to use; Sextant serves no traces.
+        .dataFetcher("hasQueryTracesV2Support", env -> false)
         .dataFetcher("checkHealth", env -> {
           CheckResult r = health.get();
           Map<String, Object> out = new LinkedHashMap<>();

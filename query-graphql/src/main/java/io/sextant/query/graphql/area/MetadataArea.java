@@ -7,6 +7,7 @@ import graphql.schema.idl.RuntimeWiring;
 import io.sextant.api.id.EntityIds;
 import io.sextant.api.storage.EndpointMeta;
 import io.sextant.api.storage.InstanceMeta;
+import io.sextant.api.storage.Retention;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.core.query.MetadataQueries;
 import io.sextant.core.query.QueryDuration;
@@ -58,10 +59,17 @@ public record MetadataArea(MetadataQueries q, QueryLimits limits) implements Sch
           }
           return q.instance(id).map(MetadataArea::instance).orElse(null);
         }))
+        .dataFetcher("listInstancesByName", safe(env ->
+            instances(q, EntityConditions.serviceId(env.getArgument("service")), env, limits)))
         .dataFetcher("findEndpoint", safe(env -> endpoints(q, env.getArgument("serviceId"),
-            env.getArgument("keyword"), env.getArgument("limit"))))
+            env.getArgument("keyword"), env.getArgument("limit"), seenIn(env, limits))))
+        .dataFetcher("findEndpointByName", safe(env -> endpoints(q,
+            EntityConditions.serviceId(env.getArgument("service")), env.getArgument("keyword"),
+            env.getArgument("limit"), seenIn(env, limits))))
+        .dataFetcher("getMetricsTTL", safe(env -> metricsTtl(q.retention())))
+        .dataFetcher("getRecordsTTL", safe(env -> recordsTtl(q.retention())))
         .dataFetcher("searchEndpoint", safe(env -> endpoints(q, env.getArgument("serviceId"),
-            env.getArgument("keyword"), env.getArgument("limit"))))
+            env.getArgument("keyword"), env.getArgument("limit"), null)))
         .dataFetcher("getEndpointInfo", safe(env -> {
           String id = env.getArgument("endpointId");
           if (!Fetchers.selectsChild(id)) {
@@ -76,6 +84,29 @@ public record MetadataArea(MetadataQueries q, QueryLimits limits) implements Sch
             return m;
           }).orElse(null);
         })));
+  }
+
+  /** SkyWalking's MetricsTTL in days; Sextant has no cold stage (-1) and keeps metadata as long as minutes. */
+  private static Map<String, Object> metricsTtl(Retention r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("metadata", r.minuteDays());
+    m.put("minute", r.minuteDays());
+    m.put("hour", r.hourDays());
+    m.put("day", r.dayDays());
+    m.put("coldMinute", -1);
+    m.put("coldHour", -1);
+    m.put("coldDay", -1);
+    return m;
+  }
+
+  /** SkyWalking's RecordsTTL in days: Sextant's records (events, samples) for every kind it would keep. */
+  private static Map<String, Object> recordsTtl(Retention r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (String kind : List.of("normal", "trace", "zipkinTrace", "log", "browserErrorLog")) {
+      m.put(kind, r.recordDays());
+      m.put("cold" + Character.toUpperCase(kind.charAt(0)) + kind.substring(1), -1);
+    }
+    return m;
   }
 
   static List<Map<String, Object>> services(List<ServiceMeta> list) {
@@ -117,8 +148,13 @@ public record MetadataArea(MetadataQueries q, QueryLimits limits) implements Sch
     return m;
   }
 
+  /** The optional duration of findEndpoint (SkyWalking 10.2): only endpoints seen in it; null for all. */
+  private static QueryDuration seenIn(graphql.schema.DataFetchingEnvironment env, QueryLimits limits) {
+    return env.getArgument("duration") == null ? null : duration(env, limits);
+  }
+
   private static List<Map<String, Object>> endpoints(MetadataQueries q, String serviceId, String keyword,
-      Integer limit) {
+      Integer limit, QueryDuration seenIn) {
     if (limit == null || limit < 0) {
       throw new IllegalArgumentException("limit must be a non-negative number");
     }
@@ -126,7 +162,7 @@ public record MetadataArea(MetadataQueries q, QueryLimits limits) implements Sch
       return List.of();
     }
     List<Map<String, Object>> out = new ArrayList<>();
-    for (EndpointMeta e : q.endpoints(serviceId, keyword, Math.min(limit, 10_000))) {
+    for (EndpointMeta e : q.endpoints(serviceId, keyword, Math.min(limit, 10_000), seenIn)) {
       out.add(Map.of("id", e.id(), "name", e.name()));
     }
     return out;

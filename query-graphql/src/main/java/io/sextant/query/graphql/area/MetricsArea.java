@@ -13,6 +13,7 @@ import io.sextant.core.query.mqe.KeyValue;
 import io.sextant.core.query.mqe.MetricKind;
 import io.sextant.core.query.mqe.Mqe;
 import io.sextant.core.query.mqe.MqeEntity;
+import io.sextant.core.query.mqe.MqeOwner;
 import io.sextant.core.query.mqe.MqeResult;
 import io.sextant.core.query.mqe.MqeSeries;
 import io.sextant.core.query.mqe.MqeValue;
@@ -89,6 +90,7 @@ public record MetricsArea(MetricQueries q, QueryLimits limits, Executor expressi
         value.put("id", v.id());
         value.put("value", format(v.value()));
         value.put("traceID", v.traceId());
+        value.put("owner", owner(v.owner()));
         values.add(value);
       }
       results.add(Map.of("metric", Map.of("labels", labels), "values", values));
@@ -96,6 +98,23 @@ public record MetricsArea(MetricQueries q, QueryLimits limits, Executor expressi
     out.put("results", results);
     out.put("error", r.error());
     return out;
+  }
+
+  /** SkyWalking 10.2's Owner of a ranked value; null for values that belong to no one entity. */
+  private static Map<String, Object> owner(MqeOwner o) {
+    if (o == null) {
+      return null;
+    }
+    Map<String, Object> m = new HashMap<>();
+    m.put("scope", o.scope());
+    m.put("serviceID", o.serviceId());
+    m.put("serviceName", o.serviceName());
+    m.put("normal", o.normal());
+    m.put("serviceInstanceID", o.instanceId());
+    m.put("serviceInstanceName", o.instanceName());
+    m.put("endpointID", o.endpointId());
+    m.put("endpointName", o.endpointName());
+    return m;
   }
 
   /** Integral values print without decimals (as SkyWalking's do); others keep 4 places. */

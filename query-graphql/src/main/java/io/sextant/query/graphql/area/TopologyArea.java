@@ -4,11 +4,13 @@ import static io.sextant.query.graphql.Fetchers.duration;
 import static io.sextant.query.graphql.Fetchers.field;
 import static io.sextant.query.graphql.Fetchers.safe;
 
+import graphql.schema.DataFetchingEnvironment;
 import graphql.schema.idl.RuntimeWiring;
 import io.sextant.api.id.EntityIds;
 import io.sextant.core.query.MetadataQueries;
 import io.sextant.core.query.TopologyQueries;
 import io.sextant.core.query.TopologyView.Call;
+import io.sextant.core.query.TopologyView.InstanceTopology;
 import io.sextant.core.query.TopologyView.Node;
 import io.sextant.core.query.TopologyView.ProcessNode;
 import io.sextant.core.query.TopologyView.ProcessTopology;
@@ -38,38 +40,23 @@ public record TopologyArea(TopologyQueries q, MetadataQueries metadata, QueryLim
           metadata.services(layer).forEach(s -> inLayer.add(s.id()));
           return q.serviceTopology(duration(env, limits), inLayer::contains);
         }))
-        .dataFetcher("getServiceTopology", safe(env -> {
-          String id = env.getArgument("serviceId");
-          Fetchers.selectsService(id); // an empty id matches nothing, as in SkyWalking
-          return q.serviceTopology(duration(env, limits), id::equals);
-        }))
-        .dataFetcher("getServicesTopology", safe(env -> {
-          List<String> ids = env.getArgument("serviceIds");
-          ids.forEach(Fetchers::selectsService);
-          Set<String> wanted = new HashSet<>(ids);
-          return q.serviceTopology(duration(env, limits), wanted::contains);
-        }))
-        .dataFetcher("getServiceInstanceTopology", safe(env -> {
-          String client = env.getArgument("clientServiceId");
-          String server = env.getArgument("serverServiceId");
-          Fetchers.selectsService(client);
-          Fetchers.selectsService(server);
-          return q.instanceTopology(client, server, duration(env, limits));
-        }))
-        .dataFetcher("getEndpointDependencies", safe(env -> {
-          EntityIds.parseChildId(env.getArgument("endpointId"));
-          duration(env, limits);
-          return Map.of("nodes", List.of(), "calls", List.<Call>of());
-        }))
-        .dataFetcher("getProcessTopology", safe(env -> {
-          String instanceId = env.getArgument("serviceInstanceId");
-          if (instanceId == null || instanceId.isEmpty()) {
-            duration(env, limits);
-            return new ProcessTopology(List.of(), List.of()); // no instance selected, as SkyWalking
-          }
-          EntityIds.parseChildId(instanceId);
-          return q.processTopology(instanceId, duration(env, limits));
-        }))
+        .dataFetcher("getServiceTopology", safe(env -> services(env, List.of(env.getArgument("serviceId")))))
+        .dataFetcher("getServiceTopologyByName", safe(env ->
+            services(env, List.of(EntityConditions.serviceId(env.getArgument("service"))))))
+        .dataFetcher("getServicesTopology", safe(env -> services(env, env.getArgument("serviceIds"))))
+        .dataFetcher("getServicesTopologyByNames", safe(env -> services(env,
+            env.<List<Map<String, Object>>>getArgument("services").stream().map(EntityConditions::serviceId).toList())))
+        .dataFetcher("getServiceInstanceTopology", safe(env ->
+            instances(env, env.getArgument("clientServiceId"), env.getArgument("serverServiceId"))))
+        .dataFetcher("getServiceInstanceTopologyByName", safe(env -> instances(env,
+            EntityConditions.serviceId(env.getArgument("clientService")),
+            EntityConditions.serviceId(env.getArgument("serverService")))))
+        .dataFetcher("getEndpointDependencies", safe(env -> endpoint(env, env.getArgument("endpointId"))))
+        .dataFetcher("getEndpointDependenciesByName", safe(env ->
+            endpoint(env, EntityConditions.endpointId(env.getArgument("endpoint")))))
+        .dataFetcher("getProcessTopology", safe(env -> processes(env, env.getArgument("serviceInstanceId"))))
+        .dataFetcher("getProcessTopologyByName", safe(env ->
+            processes(env, EntityConditions.instanceId(env.getArgument("instance")))))
         .dataFetcher("getEndpointTopology", safe(env -> {
           EntityIds.parseChildId(env.getArgument("endpointId"));
           duration(env, limits);
@@ -92,4 +79,30 @@ public record TopologyArea(TopologyQueries q, MetadataQueries metadata, QueryLim
         .dataFetcher("targetComponents", field(Call::targetComponents)));
   }
 
+  private Topology services(DataFetchingEnvironment env, List<String> ids) {
+    ids.forEach(Fetchers::selectsService); // an empty id matches nothing, as in SkyWalking
+    Set<String> wanted = new HashSet<>(ids);
+    return q.serviceTopology(duration(env, limits), wanted::contains);
+  }
+
+  private InstanceTopology instances(DataFetchingEnvironment env, String client, String server) {
+    Fetchers.selectsService(client);
+    Fetchers.selectsService(server);
+    return q.instanceTopology(client, server, duration(env, limits));
+  }
+
+  private Map<String, Object> endpoint(DataFetchingEnvironment env, String endpointId) {
+    EntityIds.parseChildId(endpointId);
+    duration(env, limits);
+    return Map.of("nodes", List.of(), "calls", List.<Call>of());
+  }
+
+  private ProcessTopology processes(DataFetchingEnvironment env, String instanceId) {
+    if (instanceId == null || instanceId.isEmpty()) {
+      duration(env, limits);
+      return new ProcessTopology(List.of(), List.of()); // no instance selected, as SkyWalking
+    }
+    EntityIds.parseChildId(instanceId);
+    return q.processTopology(instanceId, duration(env, limits));
+  }
 }
