@@ -1,10 +1,12 @@
 package io.sextant.server.assembly;
 
 import com.linecorp.armeria.common.HttpHeaderNames;
+import com.linecorp.armeria.common.HttpRequest;
 import com.linecorp.armeria.common.HttpResponse;
 import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.common.MediaType;
 import com.linecorp.armeria.server.ServerBuilder;
+import com.linecorp.armeria.server.ServiceRequestContext;
 import com.linecorp.armeria.server.VirtualHostBuilder;
 import graphql.GraphQL;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -20,8 +22,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
-/** What the HTTP port serves: GraphQL, the query console, self-metrics, the probes and the alarm status. */
+/**
+ * What the HTTP port serves: GraphQL, the query console, self-metrics, the probes, SkyWalking's
+ * health check and its status and debugging endpoints.
+ */
 final class HttpRoutes {
   private static final MediaType PROMETHEUS = MediaType.parse("text/plain; version=0.0.4; charset=utf-8");
 
@@ -33,7 +39,8 @@ final class HttpRoutes {
    * time.
    */
   static void install(ServerBuilder sb, int httpPort, GraphQL graphql, Duration requestTimeout,
-      PrometheusMeterRegistry registry, Readiness readiness, Security security, AlarmStatus alarms) {
+      PrometheusMeterRegistry registry, Readiness readiness, Security security, AlarmStatus alarms,
+      ServerStatus server) {
     String console = consolePage();
     VirtualHostBuilder host = sb.virtualHost(httpPort);
     if (security.httpRequiresClientCertificate()) {
@@ -49,6 +56,17 @@ final class HttpRoutes {
         .serviceUnder("/status/alarm/", (ctx, req) -> HttpResponse.of(CompletableFuture.supplyAsync(
             () -> alarmStatus(ctx.decodedPath(), req.headers().get(HttpHeaderNames.AUTHORIZATION), alarms, security),
             ctx.blockingTaskExecutor())))
+        .service("/status/cluster/nodes", (ctx, req) -> read(req, security, ctx, () -> json(server.clusterNodes())))
+        .service("/status/config/ttl", (ctx, req) -> read(req, security, ctx, () ->
+            wantsText(req) ? HttpResponse.of(HttpStatus.OK, MediaType.PLAIN_TEXT_UTF_8, server.ttlText())
+                : json(server.ttlJson())))
+        .service("/debugging/config/dump", (ctx, req) -> read(req, security, ctx, () -> json(server.configDump())))
+        // SkyWalking's health check, which its UI container waits for before it proxies anything.
+        .service("/healthcheck", (ctx, req) -> {
+          CheckResult h = readiness.health();
+          return HttpResponse.of(h.ok() ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE, MediaType.PLAIN_TEXT_UTF_8,
+              h.ok() ? "healthy" : h.detail());
+        })
         .service("/healthz", (ctx, req) -> HttpResponse.of("ok"))
         .service("/readyz", (ctx, req) -> {
           CheckResult r = readiness.check();
@@ -57,6 +75,26 @@ final class HttpRoutes {
           return HttpResponse.of(status, MediaType.PLAIN_TEXT_UTF_8, body);
         })
         .service("/", (ctx, req) -> HttpResponse.of(HttpStatus.OK, MediaType.HTML_UTF_8, console));
+  }
+
+  /** A status read: the caller authenticated as for GraphQL, the answer computed off the event loop. */
+  private static HttpResponse read(HttpRequest req, Security security, ServiceRequestContext ctx,
+      Supplier<HttpResponse> answer) {
+    HttpAuthentication.Outcome who = security.http().authenticate(req.headers().get(HttpHeaderNames.AUTHORIZATION));
+    if (who.caller() == null) {
+      return HttpResponse.of(HttpStatus.UNAUTHORIZED, MediaType.PLAIN_TEXT_UTF_8, who.message());
+    }
+    return HttpResponse.of(CompletableFuture.supplyAsync(answer, ctx.blockingTaskExecutor()));
+  }
+
+  private static HttpResponse json(String body) {
+    return HttpResponse.of(HttpStatus.OK, MediaType.JSON_UTF_8, body);
+  }
+
+  /** SkyWalking answers its text form to a client that asks for text first (curl's default gets JSON). */
+  private static boolean wantsText(HttpRequest req) {
+    String accept = req.headers().get(HttpHeaderNames.ACCEPT);
+    return accept != null && accept.startsWith("text/plain");
   }
 
   /**

@@ -27,6 +27,7 @@ import io.sextant.core.dispatch.ChildBudgets;
 import io.sextant.core.dispatch.RecordKindDispatcher;
 import io.sextant.core.flush.Flusher;
 import io.sextant.core.flush.FreshStorage;
+import io.sextant.core.management.CollectorRoster;
 import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricFamilies;
 import io.sextant.core.profiling.StoredProfilingTasks;
@@ -89,6 +90,9 @@ public final class SextantServer implements AutoCloseable {
   private final ScheduledExecutorService fileCheck =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-file-check"));
   private final Alarms alarms;
+  /** How often a collector lists itself in storage; three missed beats and the others stop listing it. */
+  private static final Duration ROSTER_BEAT = Duration.ofSeconds(10);
+  private CollectorRoster roster;
   private ThreadPoolExecutor expressionPool;
   private Server server;
   private boolean closed;
@@ -188,11 +192,17 @@ public final class SextantServer implements AutoCloseable {
     }
     receivers.forEach(Receiver::start);
     GrpcRoutes.install(sb, grpcPort, grpc.build(), registry);
+    roster = new CollectorRoster(storage::management, config.string("core.collectorId"), advertisedHost(), grpcPort,
+        httpPort, Clock.systemUTC(), ROSTER_BEAT);
     HttpRoutes.install(sb, httpPort, graphql, Duration.ofSeconds(config.integer("server.requestTimeoutSeconds")),
-        registry, readiness, security, alarms.status(advertisedHost() + "_" + grpcPort));
+        registry, readiness, security, alarms.status(advertisedHost() + "_" + grpcPort),
+        new ServerStatus(roster, storage::retention, config));
     server = sb.build();
     server.start().join();
     alarms.start(checkSeconds);
+    // Storage I/O that may block: on the probe's thread, never the keeper's.
+    Future<?> unusedBeat = storageProbe.scheduleWithFixedDelay(this::beat, 0, ROSTER_BEAT.toSeconds(),
+        TimeUnit.SECONDS);
     readiness.serving();
     LOG.info("Sextant {} started: gRPC receivers on {}:{}, GraphQL on {}://{}:{}/graphql (collector {})",
         VERSION, grpcHost, grpcPort, security.httpTls() ? "https" : "http", httpHost, httpPort,
@@ -233,6 +243,15 @@ public final class SextantServer implements AutoCloseable {
       return java.net.InetAddress.getLocalHost().getHostAddress();
     } catch (java.net.UnknownHostException e) {
       return config.string("core.collectorId");
+    }
+  }
+
+  /** Lists this collector among those sharing the storage (SkyWalking's cluster nodes). */
+  private void beat() {
+    try {
+      roster.beat();
+    } catch (RuntimeException e) {
+      LOG.debug("could not list this collector in storage; retried in {}", ROSTER_BEAT, e);
     }
   }
 
@@ -309,6 +328,13 @@ public final class SextantServer implements AutoCloseable {
     fileCheck.shutdownNow();
     alarms.close();
     storageProbe.shutdownNow();
+    if (roster != null) {
+      try {
+        roster.leave();
+      } catch (RuntimeException e) {
+        LOG.debug("could not remove this collector from the list in storage; it drops out on its own", e);
+      }
+    }
     if (expressionPool != null) {
       expressionPool.shutdownNow();
     }

@@ -11,7 +11,7 @@ import javax.net.ssl.SSLSession;
 
 /** Mutual TLS on the HTTP port: every path but the probes needs a verified client certificate. */
 public final class ClientCertificates {
-  private static final Set<String> PROBES = Set.of("/healthz", "/readyz");
+  private static final Set<String> PROBES = Set.of("/healthz", "/readyz", "/healthcheck");
 
   private ClientCertificates() {}
 

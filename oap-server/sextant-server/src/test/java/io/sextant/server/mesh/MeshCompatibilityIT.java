@@ -51,7 +51,8 @@ class MeshCompatibilityIT {
 
   @BeforeAll
   static void stream() throws Exception {
-    sextant = new TestServer(Map.of());
+    // A secret in the configuration, to see the debugging dump mask it.
+    sextant = new TestServer(Map.of("storage.elasticsearch.password", "s3cret-of-the-mesh"));
     time = (System.currentTimeMillis() / 60_000 - 2) * 60_000 + 1000;
     List<HTTPAccessLogEntry> gateway = new ArrayList<>();
     List<HTTPAccessLogEntry> productpage = new ArrayList<>();
@@ -210,5 +211,130 @@ class MeshCompatibilityIT {
     List<String> ids = new ArrayList<>();
     services.forEach(s -> ids.add(s.get("id").asText()));
     assertThat(ids).containsExactlyInAnyOrder(GATEWAY_ID, PP, REVIEWS_ID).doesNotContain(UNKNOWN_ID, DETAILS_ID);
+  }
+
+  // ---- what booster-ui 10.2 to 10.4 (and their web container) add ----
+
+  @Test
+  void topListsNameTheOwnerOfEachValueThroughArithmetic() throws Exception {
+    JsonNode values = sextant.data("{ r: execExpression(expression: \"top_n(service_cpm,10,des,attr0='MESH')/1\","
+        + " entity: {normal: true}, duration: " + coldDuration() + ") { type results { values { id value owner {"
+        + " scope serviceID serviceName normal serviceInstanceID endpointID } } } error } }")
+        .get("r").get("results").get(0).get("values");
+    Map<String, String> owners = new TreeMap<>();
+    values.forEach(v -> owners.put(v.get("id").asText(), v.get("owner").toString()));
+    assertThat(owners).containsEntry("productpage.default", "{\"scope\":\"Service\",\"serviceID\":\"" + PP
+        + "\",\"serviceName\":\"productpage.default\",\"normal\":true,\"serviceInstanceID\":null,"
+        + "\"endpointID\":null}");
+    JsonNode instances = sextant.data("{ r: execExpression(expression: \"top_n(service_instance_cpm,5,des)\","
+        + " entity: {serviceName: \"productpage.default\", normal: true}, duration: " + duration()
+        + ") { results { values { id owner { scope serviceName serviceInstanceID serviceInstanceName } } } } }")
+        .get("r").get("results").get(0).get("values");
+    assertThat(instances.get(0).get("owner").toString()).isEqualTo("{\"scope\":\"ServiceInstance\","
+        + "\"serviceName\":\"productpage.default\",\"serviceInstanceID\":\"" + PP_POD
+        + "\",\"serviceInstanceName\":\"" + PRODUCTPAGE.name() + "\"}");
+    // Values that belong to no one entity have no owner.
+    JsonNode series = sextant.data("{ r: execExpression(expression: \"service_cpm\", entity: {serviceName:"
+        + " \"productpage.default\", normal: true}, duration: " + duration() + ") { results { values { value owner {"
+        + " scope } } } } }").get("r").get("results").get(0).get("values").get(0);
+    assertThat(series.get("value").asText()).isEqualTo("4");
+    assertThat(series.get("owner").isNull()).isTrue();
+  }
+
+  @Test
+  void boolOperatorsAndMergedRankingsOnRealTraffic() throws Exception {
+    String entity = "{serviceName: \"productpage.default\", normal: true}";
+    JsonNode both = sextant.data("{ r: execExpression(expression: \"avg(service_cpm) > 3 && avg(service_sla) >= 10000"
+        + "\", entity: " + entity + ", duration: " + duration() + ") { results { values { value } } error } }")
+        .get("r");
+    assertThat(both.get("results").get(0).get("values").get(0).get("value").asText()).isEqualTo("1");
+    JsonNode either = sextant.data("{ r: execExpression(expression: \"avg(service_cpm) > 5 || avg(service_sla) < 5000"
+        + "\", entity: " + entity + ", duration: " + duration() + ") { results { values { value } } } }").get("r");
+    assertThat(either.get("results").get(0).get("values").get(0).get("value").asText()).isEqualTo("0");
+    JsonNode merged = sextant.data("{ r: execExpression(expression: \"top_n_of(top_n(service_cpm,1,des,attr0='MESH'),"
+        + " top_n(service_instance_cpm,1,des), 2, des)\", entity: {normal: true}, duration: " + duration()
+        + ") { type results { values { id value owner { scope } } } error } }").get("r");
+    assertThat(merged.get("type").asText()).isEqualTo("SORTED_LIST");
+    List<String> scopes = new ArrayList<>();
+    merged.get("results").get(0).get("values").forEach(v -> scopes.add(v.get("owner").get("scope").asText()));
+    assertThat(scopes).containsExactlyInAnyOrder("Service", "ServiceInstance");
+  }
+
+  @Test
+  void endpointsOfADurationInstancesAndTopologyByName() throws Exception {
+    String lastHour = "{start: \"" + minute(time - 3_600_000) + "\", end: \"" + minute(time - 1_800_000)
+        + "\", step: MINUTE, coldStage: false}";
+    JsonNode r = sextant.data("{ seen: findEndpoint(serviceId: \"" + PP + "\", keyword: \"\", limit: 10, duration: "
+        + coldDuration() + ") { name } before: findEndpoint(serviceId: \"" + PP + "\", limit: 10, duration: "
+        + lastHour + ") { name } all: findEndpoint(serviceId: \"" + PP + "\", limit: 10) { name }"
+        + " byName: findEndpointByName(service: {serviceName: \"productpage.default\", layer: \"MESH\"}, limit: 10,"
+        + " duration: " + duration() + ") { name }"
+        + " pods: listInstancesByName(duration: " + coldDuration()
+        + ", service: {serviceName: \"productpage.default\"}) { id name }"
+        + " topo: getServiceTopologyByName(service: {serviceName: \"reviews.default\"}, duration: " + coldDuration()
+        + ") { calls { source target } }"
+        + " pair: getServiceInstanceTopologyByName(clientService: {serviceName: \"productpage.default\"},"
+        + " serverService: {serviceName: \"reviews.default\"}, duration: " + duration() + ") { nodes { name } }"
+        + " none: getEndpointDependenciesByName(endpoint: {serviceName: \"reviews.default\", endpointName:"
+        + " \"/reviews/0\"}, duration: " + duration() + ") { nodes { id } } }");
+    assertThat(r.get("seen").toString()).isEqualTo("[{\"name\":\"GET:/productpage\"}]");
+    assertThat(r.get("before")).isEmpty();
+    assertThat(r.get("all").toString()).isEqualTo("[{\"name\":\"GET:/productpage\"}]");
+    assertThat(r.get("byName").toString()).isEqualTo("[{\"name\":\"GET:/productpage\"}]");
+    assertThat(r.get("pods").toString()).isEqualTo("[{\"id\":\"" + PP_POD + "\",\"name\":\"" + PRODUCTPAGE.name()
+        + "\"}]");
+    assertThat(r.get("topo").get("calls").toString())
+        .isEqualTo("[{\"source\":\"" + PP + "\",\"target\":\"" + REVIEWS_ID + "\"}]");
+    List<String> pods = new ArrayList<>();
+    r.get("pair").get("nodes").forEach(n -> pods.add(n.get("name").asText()));
+    assertThat(pods).containsExactlyInAnyOrder(PRODUCTPAGE.name(), REVIEWS.name());
+    assertThat(r.get("none").get("nodes")).isEmpty();
+    assertThat(sextant.graphql("{ listInstancesByName(duration: " + duration() + ", service: {serviceName: \"\"})"
+        + " { id } }").get("errors").get(0).get("message").asText()).contains("serviceName is required");
+  }
+
+  @Test
+  void ttlsAndTraceV2AreAnsweredOnEveryPage() throws Exception {
+    JsonNode r = sextant.data("{ getMetricsTTL { minute hour day coldMinute coldHour coldDay }"
+        + " getRecordsTTL { normal trace log coldNormal } hasQueryTracesV2Support }");
+    assertThat(r.get("getMetricsTTL").toString()).isEqualTo("{\"minute\":1,\"hour\":7,\"day\":30,"
+        + "\"coldMinute\":-1,\"coldHour\":-1,\"coldDay\":-1}");
+    assertThat(r.get("getRecordsTTL").toString())
+        .isEqualTo("{\"normal\":1,\"trace\":1,\"log\":1,\"coldNormal\":-1}");
+    assertThat(r.get("hasQueryTracesV2Support").asBoolean()).isFalse();
+  }
+
+  @Test
+  void theUiContainersHealthCheckAndTheSettingsPageEndpoints() throws Exception {
+    for (String method : List.of("GET", "HEAD")) {
+      java.net.http.HttpResponse<String> health = TestServer.HTTP.send(java.net.http.HttpRequest.newBuilder(
+              java.net.URI.create("http://127.0.0.1:" + sextant.httpPort + "/healthcheck"))
+          .method(method, java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
+          java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(health.statusCode()).as(method).isEqualTo(200);
+    }
+    JsonNode nodes = JSON.readTree(sextant.get("/status/cluster/nodes"));
+    assertThat(nodes.toString()).isEqualTo("{\"nodes\":[{\"host\":\"127.0.0.1\",\"port\":" + sextant.grpcPort
+        + ",\"self\":true}]}");
+    JsonNode ttl = JSON.readTree(sextant.get("/status/config/ttl"));
+    assertThat(ttl.get("metrics").toString()).isEqualTo("{\"minute\":1,\"hour\":7,\"day\":30,\"coldMinute\":-1,"
+        + "\"coldHour\":-1,\"coldDay\":-1}");
+    assertThat(ttl.get("records").get("normal").asInt()).isEqualTo(1);
+    JsonNode dump = JSON.readTree(sextant.get("/debugging/config/dump"));
+    assertThat(dump.get("server.grpcPort").asText()).isEqualTo(String.valueOf(sextant.grpcPort));
+    assertThat(dump.get("storage.elasticsearch.password").asText()).isEqualTo("******");
+    assertThat(dump.toString()).doesNotContain("s3cret");
+  }
+
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
+
+  /** The duration booster-ui 10.3+ sends: with coldStage. */
+  private static String coldDuration() {
+    return "{start: \"" + minute(time) + "\", end: \"" + minute(time) + "\", step: MINUTE, coldStage: false}";
+  }
+
+  private static String minute(long millis) {
+    return DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(ZoneOffset.UTC).format(Instant.ofEpochMilli(millis));
   }
 }

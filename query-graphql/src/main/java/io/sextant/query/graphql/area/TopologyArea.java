@@ -40,7 +40,7 @@ public record TopologyArea(TopologyQueries q, MetadataQueries metadata, QueryLim
           metadata.services(layer).forEach(s -> inLayer.add(s.id()));
           return q.serviceTopology(duration(env, limits), inLayer::contains);
         }))
-        .dataFetcher("getServiceTopology", safe(env -> services(env, List.of(env.getArgument("serviceId")))))
+        .dataFetcher("getServiceTopology", safe(env -> services(env, List.of(env.<String>getArgument("serviceId")))))
         .dataFetcher("getServiceTopologyByName", safe(env ->
             services(env, List.of(EntityConditions.serviceId(env.getArgument("service"))))))
         .dataFetcher("getServicesTopology", safe(env -> services(env, env.getArgument("serviceIds"))))
