@@ -23,35 +23,64 @@ import org.apache.skywalking.apm.network.logging.v3.LogData;
 import org.apache.skywalking.apm.network.logging.v3.LogReportServiceGrpc;
 
 /**
- * SkyWalking Rover on bookinfo's {@code reviews-v1-0} pod, for the eBPF dashboards: it registers the
- * app ({@code java}, layer MESH) and its sidecar ({@code envoy}, layer MESH_DP), reports every
- * network-profiling meter of the app's calls to the sidecar, every continuous-profiling meter of the
- * app, and slow / 4xx / 5xx sampled requests of that relation, all over real gRPC as Rover 0.7 sends
- * them. Every meter of {@link RoverMeterRules} is sent once so each process and process-relation
- * metric has a value; the values the contract checks are the constants below.
+ * SkyWalking Rover on two pods, for the eBPF dashboards of each layer Rover reports in: bookinfo's
+ * {@code reviews-v1-0} in the mesh (the app {@code java} in layer MESH, its sidecar {@code envoy} in
+ * MESH_DP) and {@code ratings-db-0} outside it (a database and its exporter, both in K8S_SERVICE). For
+ * each pod it registers both processes, reports every network-profiling meter of the first process's
+ * calls to the second, every continuous-profiling meter of the first, and slow / 4xx / 5xx sampled
+ * requests of that relation, all over real gRPC as Rover 0.7 sends them. Every meter of
+ * {@link RoverMeterRules} is sent once so each process and process-relation metric has a value; the
+ * values the contract checks are the constants below.
  */
 public final class RoverDashboardTraffic {
-  public static final String SERVICE = "reviews";
-  public static final String POD = "reviews-v1-0";
-  public static final String APP = "java";
-  public static final String SIDECAR = "envoy";
-  public static final String APP_ID = ProcessIds.processId(SERVICE, POD, APP);
-  public static final String SIDECAR_ID = ProcessIds.processId(SERVICE, POD, SIDECAR);
-  /** The process-relation label the contract uses: app → sidecar of the pod. */
-  public static final String RELATION = SERVICE + "/" + POD + "/" + APP + "->" + SERVICE + "/" + POD + "/" + SIDECAR;
-  /** The process label the contract uses. */
-  public static final String PROCESS = SERVICE + "/" + POD + "/" + APP;
+  /** One pod Rover watches: a process that calls a second one, each in its layer. */
+  public record Pod(String service, String pod, String app, String appLayer, String peer, String peerLayer,
+      String ip) {
+    public String appId() {
+      return ProcessIds.processId(service, pod, app);
+    }
+
+    public String peerId() {
+      return ProcessIds.processId(service, pod, peer);
+    }
+
+    /** The process label the contract uses. */
+    public String process() {
+      return service + "/" + pod + "/" + app;
+    }
+
+    /** The process-relation label the contract uses: app → peer of the pod. */
+    public String relation() {
+      return process() + "->" + service + "/" + pod + "/" + peer;
+    }
+  }
+
+  public static final Pod MESH_POD = new Pod("reviews", "reviews-v1-0", "java", "MESH", "envoy", "MESH_DP",
+      "10.0.0.21");
+  public static final Pod K8S_POD = new Pod("ratings-db", "ratings-db-0", "mysqld", "K8S_SERVICE", "exporter",
+      "K8S_SERVICE", "10.0.0.31");
+  public static final String SERVICE = MESH_POD.service();
+  public static final String POD = MESH_POD.pod();
+  public static final String APP_ID = MESH_POD.appId();
+  public static final String RELATION = MESH_POD.relation();
+  public static final String PROCESS = MESH_POD.process();
 
   private RoverDashboardTraffic() {}
 
-  /** Registers the processes, then sends the meters and the samples of the minute of {@code time}. */
+  /** Registers both pods' processes, then sends their meters and samples of the minute of {@code time}. */
   public static void send(TestServer sextant, long time) throws Exception {
+    send(sextant, time, MESH_POD, "java -jar reviews.jar", "/usr/local/bin/envoy -c envoy-rev.json");
+    send(sextant, time, K8S_POD, "mysqld --datadir=/var/lib/mysql", "/bin/mysqld_exporter");
+  }
+
+  private static void send(TestServer sextant, long time, Pod pod, String appCommand, String peerCommand)
+      throws Exception {
     RoverClient rover = new RoverClient(sextant.grpcPort, "rover-dashboards");
     List<RoverClient.Proc> processes = List.of(
-        RoverClient.pod(RoverClient.entity("MESH", SERVICE, POD, APP), 41, "reviews", "10.0.0.21",
-            "java -jar reviews.jar", true),
-        RoverClient.pod(RoverClient.entity("MESH_DP", SERVICE, POD, SIDECAR), 7, "istio-proxy", "10.0.0.21",
-            "/usr/local/bin/envoy -c envoy-rev.json", true));
+        RoverClient.pod(RoverClient.entity(pod.appLayer(), pod.service(), pod.pod(), pod.app()), 41, pod.service(),
+            pod.ip(), appCommand, true),
+        RoverClient.pod(RoverClient.entity(pod.peerLayer(), pod.service(), pod.pod(), pod.peer()), 7, pod.peer(),
+            pod.ip(), peerCommand, true));
     // As Rover starts: the report on discovery, then the heartbeat that puts the service and instance
     // in each process's layer.
     rover.report(processes);
@@ -59,14 +88,14 @@ public final class RoverDashboardTraffic {
     // Rover on the pod: one flush period's collection, service, instance and time on the first meter.
     List<MeterData.Builder> meters = new ArrayList<>();
     for (Rule rule : RoverMeterRules.RULES) {
-      meters.add(rule.meter().startsWith(RoverMeterRules.NETWORK_PREFIX) ? network(rule) : continuous(rule));
+      meters.add(rule.meter().startsWith(RoverMeterRules.NETWORK_PREFIX) ? network(pod, rule) : continuous(pod, rule));
     }
     // The answers by status code: a second code beside the one the loop sent.
-    meters.add(single("rover_net_p_http1_response_status_counter", 5, with(relation("client"), "code", "404")));
+    meters.add(single("rover_net_p_http1_response_status_counter", 5, with(relation(pod, "client"), "code", "404")));
     MeterDataCollection.Builder collection = MeterDataCollection.newBuilder();
     for (int i = 0; i < meters.size(); i++) {
       if (i == 0) {
-        meters.get(i).setService(SERVICE).setServiceInstance(POD).setTimestamp(time);
+        meters.get(i).setService(pod.service()).setServiceInstance(pod.pod()).setTimestamp(time);
       }
       collection.addMeterData(meters.get(i));
     }
@@ -77,10 +106,10 @@ public final class RoverDashboardTraffic {
     LogReportServiceGrpc.LogReportServiceStub logs = GrpcClients.builder("http://127.0.0.1:" + sextant.grpcPort)
         .build(LogReportServiceGrpc.LogReportServiceStub.class);
     check(TestServer.clientStream(logs::collect, List.of(
-        sample("slow", "/reviews/0", 300, "slow-1", time + 1_000),
-        sample("slow", "/reviews/1", 1200, "slow-2", time + 2_000),
-        sample("status_4xx", "/reviews/404", 20, "client-error-1", time + 3_000),
-        sample("status_5xx", "/reviews/500", 80, "server-error-1", time + 4_000))));
+        sample(pod, "slow", "/reviews/0", 300, "slow-1", time + 1_000),
+        sample(pod, "slow", "/reviews/1", 1200, "slow-2", time + 2_000),
+        sample(pod, "status_4xx", "/reviews/404", 20, "client-error-1", time + 3_000),
+        sample(pod, "status_5xx", "/reviews/500", 80, "server-error-1", time + 4_000))));
   }
 
   private static void check(Status status) {
@@ -94,9 +123,9 @@ public final class RoverDashboardTraffic {
    * all their counts in one bucket (so every percentile is that bucket), counters and averages send
    * the values below.
    */
-  private static MeterData.Builder network(Rule rule) {
+  private static MeterData.Builder network(Pod pod, Rule rule) {
     String name = rule.meter().substring(RoverMeterRules.NETWORK_PREFIX.length());
-    List<Label> labels = relation(name.startsWith("server_") ? "server" : "client");
+    List<Label> labels = relation(pod, name.startsWith("server_") ? "server" : "client");
     if (rule.function() == Aggregation.HISTOGRAM_PERCENTILE) {
       return histogram(rule.meter(), labels, 0, 0, 2048, 10, 4096, 0);
     }
@@ -119,8 +148,8 @@ public final class RoverDashboardTraffic {
     };
   }
 
-  private static MeterData.Builder continuous(Rule rule) {
-    List<Label> labels = process(APP, "MESH");
+  private static MeterData.Builder continuous(Pod pod, Rule rule) {
+    List<Label> labels = process(pod.app(), pod.appLayer());
     if (rule.labelKey() != null) {
       labels = with(labels, rule.labelKey(), "/reviews/0");
     }
@@ -136,17 +165,17 @@ public final class RoverDashboardTraffic {
     return single(rule.meter(), value, labels);
   }
 
-  private static List<Label> relation(String side) {
-    return rel(side, APP_ID, SIDECAR_ID, "http", "false");
+  private static List<Label> relation(Pod pod, String side) {
+    return rel(side, pod.appId(), pod.peerId(), "http", "false");
   }
 
   /** A sample as Rover's HTTP/1 analyzer flushes it, seen on the app's (client) side. */
-  private static LogData sample(String reason, String uri, long latency, String traceId, long time) {
-    return RoverSampledTraces.rover(SERVICE, POD, traceId, time, """
+  private static LogData sample(Pod pod, String reason, String uri, long latency, String traceId, long time) {
+    return RoverSampledTraces.rover(pod.service(), pod.pod(), traceId, time, """
         {"uri":"%s","reason":"%s","latency":%d,"trace_provider":"zipkin",
          "client_process":{"process_id":"%s","local":false,"address":""},
          "server_process":{"process_id":"%s","local":false,"address":""},
          "detect_point":"client","component":"http","ssl":false,"status":200}"""
-        .formatted(uri, reason, latency, APP_ID, SIDECAR_ID));
+        .formatted(uri, reason, latency, pod.appId(), pod.peerId()));
   }
 }
