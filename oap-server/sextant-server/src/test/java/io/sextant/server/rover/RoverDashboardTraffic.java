@@ -69,13 +69,18 @@ public final class RoverDashboardTraffic {
 
   /** Registers both pods' processes, then sends their meters and samples of the minute of {@code time}. */
   public static void send(TestServer sextant, long time) throws Exception {
-    send(sextant, time, MESH_POD, "java -jar reviews.jar", "/usr/local/bin/envoy -c envoy-rev.json");
-    send(sextant, time, K8S_POD, "mysqld --datadir=/var/lib/mysql", "/bin/mysqld_exporter");
+    send(sextant.grpcPort, time);
   }
 
-  private static void send(TestServer sextant, long time, Pod pod, String appCommand, String peerCommand)
+  /** As above, to any collector's gRPC port (a packaged one, by hand). */
+  public static void send(int grpcPort, long time) throws Exception {
+    send(grpcPort, time, MESH_POD, "java -jar reviews.jar", "/usr/local/bin/envoy -c envoy-rev.json");
+    send(grpcPort, time, K8S_POD, "mysqld --datadir=/var/lib/mysql", "/bin/mysqld_exporter");
+  }
+
+  private static void send(int grpcPort, long time, Pod pod, String appCommand, String peerCommand)
       throws Exception {
-    RoverClient rover = new RoverClient(sextant.grpcPort, "rover-dashboards");
+    RoverClient rover = new RoverClient(grpcPort, "rover-dashboards");
     List<RoverClient.Proc> processes = List.of(
         RoverClient.pod(RoverClient.entity(pod.appLayer(), pod.service(), pod.pod(), pod.app()), 41, pod.service(),
             pod.ip(), appCommand, true),
@@ -99,11 +104,11 @@ public final class RoverDashboardTraffic {
       }
       collection.addMeterData(meters.get(i));
     }
-    MeterReportServiceGrpc.MeterReportServiceStub stub = GrpcClients.builder("http://127.0.0.1:" + sextant.grpcPort)
+    MeterReportServiceGrpc.MeterReportServiceStub stub = GrpcClients.builder("http://127.0.0.1:" + grpcPort)
         .build(MeterReportServiceGrpc.MeterReportServiceStub.class);
     check(TestServer.clientStream(stub::collectBatch, List.of(collection.build())));
 
-    LogReportServiceGrpc.LogReportServiceStub logs = GrpcClients.builder("http://127.0.0.1:" + sextant.grpcPort)
+    LogReportServiceGrpc.LogReportServiceStub logs = GrpcClients.builder("http://127.0.0.1:" + grpcPort)
         .build(LogReportServiceGrpc.LogReportServiceStub.class);
     check(TestServer.clientStream(logs::collect, List.of(
         sample(pod, "slow", "/reviews/0", 300, "slow-1", time + 1_000),
