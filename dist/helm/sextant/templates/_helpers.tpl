@@ -29,6 +29,14 @@ app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end -}}
 
+{{- define "sextant.uiSelectorLabels" -}}
+app.kubernetes.io/name: {{ include "sextant.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/component: ui
+{{- end -}}
+
+{{- define "sextant.uiService" -}}{{ include "sextant.fullname" . }}-ui{{- end -}}
+
 {{/* A StatefulSet when the spool lives on claims (each collector its own), else a Deployment. */}}
 {{- define "sextant.workloadKind" -}}
 {{- if and .Values.spool.enabled (eq .Values.spool.volume "persistentVolumeClaim") -}}StatefulSet{{- else -}}Deployment{{- end -}}
@@ -64,6 +72,9 @@ own process, so with several collectors every query would answer one collector's
 {{- end -}}
 {{- if and .Values.spool.enabled (ne .Values.storage.type "elasticsearch") -}}
 {{- fail "spool.enabled needs storage.type=elasticsearch: the memory store keeps nothing across a restart, so there is nothing to spool for" -}}
+{{- end -}}
+{{- if and .Values.ui.enabled .Values.security.tls.http -}}
+{{- fail "ui.enabled needs security.tls.http=false: SkyWalking's UI container (apm-webapp) reaches the collectors' HTTP port in plain text only; keep TLS on the UI's own ingress" -}}
 {{- end -}}
 {{- if and .Values.autoscaling.enabled (lt (int .Values.autoscaling.maxReplicas) (int .Values.autoscaling.minReplicas)) -}}
 {{- fail "autoscaling.maxReplicas must be at least autoscaling.minReplicas" -}}

@@ -218,6 +218,37 @@ class HelmChartTest {
   }
 
   @Test
+  void theSkyWalkingUiComesWithOneInstallAndTalksToTheHttpService() {
+    Helm.Result lint = helm.run(List.of("lint", "--strict", Helm.CHART.toString(), "--set", "ui.enabled=true"));
+    assertThat(lint.exitCode()).as(lint.stdout() + lint.stderr()).isZero();
+    Manifests m = Manifests.parse(helm.template("minimal.yaml", "ui.enabled=true").rendered());
+    Deployment ui = m.of(Deployment.class).stream().filter(d -> d.getMetadata().getName().equals("sextant-ui"))
+        .findFirst().orElseThrow();
+    Container c = ui.getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertThat(c.getImage()).isEqualTo("apache/skywalking-ui:10.4.0");
+    // The UI's proxy reaches the collectors through their HTTP Service, in the release's namespace.
+    assertThat(env(c).get("SW_OAP_ADDRESS").getValue()).isEqualTo("http://sextant-http.observability:12800");
+    assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/internal/l7check");
+    assertThat(ui.getSpec().getSelector().getMatchLabels()).containsEntry("app.kubernetes.io/component", "ui");
+    Service service = m.service("sextant-ui");
+    assertThat(service.getSpec().getPorts()).singleElement().satisfies(p -> assertThat(p.getPort()).isEqualTo(8080));
+    // The collectors' selector does not take the UI's pods into their Services.
+    assertThat(m.service("sextant-http").getSpec().getSelector()).containsEntry("app.kubernetes.io/component",
+        "collector");
+    assertThat(Manifests.parse(helm.template("minimal.yaml").rendered()).of(Deployment.class)).hasSize(1);
+
+    // Behind the NetworkPolicy, the chart's UI is admitted to the HTTP port beside httpFrom.
+    Manifests secured = Manifests.parse(helm.template("secured.yaml", "ui.enabled=true", "security.tls.http=false")
+        .rendered());
+    assertThat(secured.one(NetworkPolicy.class).getSpec().getIngress().get(1).getFrom())
+        .anyMatch(peer -> peer.getPodSelector() != null && "ui".equals(
+            peer.getPodSelector().getMatchLabels().get("app.kubernetes.io/component")));
+    Helm.Result tls = helm.template("secured.yaml", "ui.enabled=true");
+    assertThat(tls.exitCode()).isNotZero();
+    assertThat(tls.stderr()).contains("ui.enabled needs security.tls.http=false");
+  }
+
+  @Test
   void refusesTheSpoolOnTheMemoryStore() {
     Helm.Result r = helm.template("minimal.yaml", "spool.enabled=true");
     assertThat(r.exitCode()).isNotZero();
@@ -327,7 +358,7 @@ class HelmChartTest {
         """);
     String rendered = helm.run(List.of("template", "sextant", chart.toString(), "--namespace", "observability",
         "--kube-version", Helm.KUBE_VERSION, "--show-only", "templates/notes-under-test.yaml", "-f",
-        Helm.VALUES.resolve("ha-hpa.yaml").toString())).rendered();
+        Helm.VALUES.resolve("ha-hpa.yaml").toString(), "--set", "ui.enabled=true")).rendered();
     String notes = Manifests.parse(rendered).one(ConfigMap.class).getData().get("NOTES.txt");
     String grpc = "sextant-grpc.observability.svc.cluster.local:11800";
     assertThat(notes).contains("enableEnvoyAccessLogService: true")
@@ -336,7 +367,8 @@ class HelmChartTest {
         .contains("ROVER_BACKEND_ADDR=" + grpc)
         .contains("swctl --base-url=http://sextant-http.observability.svc.cluster.local:12800/graphql")
         .contains("https://sextant.example.com/graphql")
-        .contains("GraphQL is read-only: no users are configured");
+        .contains("GraphQL is read-only: no users are configured")
+        .contains("kubectl -n observability port-forward svc/sextant-ui 8080");
     String secured = helm.run(List.of("template", "sextant", chart.toString(), "--namespace", "observability",
         "--kube-version", Helm.KUBE_VERSION, "--show-only", "templates/notes-under-test.yaml", "-f",
         Helm.VALUES.resolve("secured.yaml").toString())).rendered();
