@@ -14,6 +14,7 @@ import io.sextant.server.testing.RoundRobinMeshClient.StreamResult;
 import io.sextant.server.testing.RoundRobinMeshClient.Totals;
 import io.sextant.server.testing.TestServer;
 import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
+import io.sextant.testkit.poll.Poll;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -109,6 +110,11 @@ class CollectorsComingAndGoingIT {
       Thread.sleep(3000);
       live.addAll(startAll(prefix, "s-2", "s-3"));
       Thread.sleep(6000); // each sidecar's next stream goes to the next address
+      // SkyWalking's cluster nodes: each collector lists all three, itself marked, from shared storage.
+      for (CollectorProcess c : live) {
+        assertThat(clusterNodes(c, live.size())).as("nodes listed by %s", c.collectorId)
+            .isEqualTo(nodes(live, c));
+      }
       List<CollectorProcess> leaving = List.copyOf(live.subList(1, 3));
       live.removeAll(leaving);
       leaving.forEach(CollectorProcess::terminate); // both at once, as a scale-down deletes its pods
@@ -116,6 +122,8 @@ class CollectorsComingAndGoingIT {
         assertThat(c.waitFor(40)).as("%s exits", c.collectorId).isTrue();
         gone.add(c);
       }
+      // A collector that stopped cleanly leaves the list at once.
+      assertThat(clusterNodes(live.get(0), 1)).isEqualTo(nodes(live, live.get(0)));
       Thread.sleep(2000);
       List<StreamResult> results = client.stop();
       assertExact("scale 1 -> 3 -> 1", live, gone, results, from);
@@ -308,6 +316,23 @@ class CollectorsComingAndGoingIT {
     // (longer than the drain's readiness period, so the drain ends streams).
     return new RoundRobinMeshClient(() -> live.stream().map(CollectorProcess::grpcAddress).toList(), 3, 4000,
         RECORDS_PER_MESSAGE, 20).start();
+  }
+
+  /** {@code grpcPort:self} of each node {@code /status/cluster/nodes} lists, once it lists {@code expected}. */
+  private static Set<String> clusterNodes(CollectorProcess c, int expected) throws Exception {
+    JsonNode nodes = Poll.until("cluster nodes of " + c.collectorId, java.time.Duration.ofSeconds(20),
+        () -> JSON.readTree(TestServer.HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + c.httpPort
+            + "/status/cluster/nodes")).build(), HttpResponse.BodyHandlers.ofString()).body()).get("nodes"),
+        n -> n.size() == expected);
+    Set<String> out = new HashSet<>();
+    nodes.forEach(n -> out.add(n.get("port").asInt() + ":" + n.get("self").asBoolean()));
+    return out;
+  }
+
+  private static Set<String> nodes(List<CollectorProcess> live, CollectorProcess self) {
+    Set<String> out = new HashSet<>();
+    live.forEach(c -> out.add(c.grpcPort + ":" + (c == self)));
+    return out;
   }
 
   private static void drain(CollectorProcess c) throws InterruptedException {
