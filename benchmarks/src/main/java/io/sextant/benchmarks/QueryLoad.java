@@ -67,6 +67,16 @@ public final class QueryLoad {
       + " result: execExpression(expression: $expression, entity: $entity, duration: $duration) {"
       + " type error results { metric { labels { key value } } values { id value traceID } } } }";
 
+  /** What booster-ui 10.2+ selects on every MQE value besides 10.1's fields. */
+  static final String OWNER_SELECTION = " owner { scope serviceID serviceName normal serviceInstanceID"
+      + " serviceInstanceName endpointID endpointName }";
+
+  /** The query as the UI version of {@code --ui} sends it: 10.4 selects each value's owner. */
+  static String asUi(String query, String ui) {
+    return ui.equals("10.4") ? query.replace("values { id value traceID }", "values { id value traceID"
+        + OWNER_SELECTION + " }") : query;
+  }
+
   static final List<String> EXPRESSIONS = List.of(
       "service_cpm", "service_percentile{p='50,75,90,95,99'}", "service_resp_time");
 
@@ -88,6 +98,7 @@ public final class QueryLoad {
   /** The dashboard's expressions: the first {@code --dashboard-size} of {@link #DASHBOARD}. */
   private List<String> dashboardExpressions;
   private String dashboardQuery;
+  private final String expressionQuery;
   private final URI endpoint;
   private final Duration timeout;
   private ZoneId zone;
@@ -184,6 +195,7 @@ public final class QueryLoad {
 
   private QueryLoad(Options o) {
     this.o = o;
+    this.expressionQuery = asUi(EXPRESSION_QUERY, o.string("ui"));
     this.client = HttpClient.newBuilder()
         .version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(5))
@@ -233,7 +245,7 @@ public final class QueryLoad {
         }
         case "dashboard" -> {
           dashboardExpressions = DASHBOARD.subList(0, o.integer("dashboard-size"));
-          dashboardQuery = dashboardQuery(dashboardExpressions);
+          dashboardQuery = asUi(dashboardQuery(dashboardExpressions), o.string("ui"));
           dashboard = new Kind("dashboard-" + dashboardExpressions.size(), null);
           kinds.add(dashboard);
         }
@@ -527,6 +539,9 @@ public final class QueryLoad {
     d.put("start", f.format(Instant.ofEpochMilli(minute - (o.integer("minutes") - 1) * 60_000L)));
     d.put("end", f.format(Instant.ofEpochMilli(minute)));
     d.put("step", "MINUTE");
+    if (o.string("ui").equals("10.4")) {
+      d.put("coldStage", false); // booster-ui 10.3+ sends it in every duration
+    }
     return d;
   }
 
@@ -597,7 +612,7 @@ public final class QueryLoad {
           kind = expressionKinds.get((int) (m % expressionCount));
           Service s = services.get((int) ((m / expressionCount) % services.size()));
           service = s.name();
-          query = EXPRESSION_QUERY;
+          query = expressionQuery;
           vars.put("expression", kind.expression);
           vars.put("entity", s.entity());
         }
@@ -752,6 +767,8 @@ public final class QueryLoad {
       opt("server-pid", "", "pid of the server, to read its RSS and CPU from /proc");
       opt("report", "5", "seconds between progress lines");
       opt("authorization", "", "Authorization header of every request, e.g. 'Basic ...' as swctl sends it");
+      opt("ui", "10.1", "the booster-ui version whose query texts to send: 10.1, or 10.4 (each MQE value's owner"
+          + " selected, coldStage in every duration)");
     }
 
     static Options parse(String[] args) {
@@ -766,6 +783,9 @@ public final class QueryLoad {
           || integer("report") < 1 || integer("warmup") < 0) {
         throw new IllegalArgumentException("duration, concurrency, minutes, timeout and report must be at least 1,"
             + " warmup at least 0");
+      }
+      if (!string("ui").equals("10.1") && !string("ui").equals("10.4")) {
+        throw new IllegalArgumentException("--ui must be 10.1 or 10.4");
       }
       if (integer("dashboard-size") < 1 || integer("dashboard-size") > DASHBOARD.size()) {
         throw new IllegalArgumentException("--dashboard-size must be within 1.." + DASHBOARD.size());

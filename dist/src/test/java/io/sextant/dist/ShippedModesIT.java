@@ -169,7 +169,27 @@ class ShippedModesIT {
       HttpResponse<String> written = post(secured, write, template, alice);
       assertThat(JSON.readTree(written.body()).at("/data/addTemplate/status").asBoolean()).as(written.body()).isTrue();
       awaitLogged(secured.process(), "write who=alice role=editor operation=addTemplate");
+
+      // SkyWalking's UI container health-checks without credentials; its Settings page reads as GraphQL does.
+      assertThat(get(secured, "/healthcheck", null).statusCode()).isEqualTo(200);
+      assertThat(get(secured, "/status/cluster/nodes", null).statusCode()).isEqualTo(401);
+      HttpResponse<String> nodes = get(secured, "/status/cluster/nodes", alice);
+      assertThat(JSON.readTree(nodes.body()).at("/nodes/0/self").asBoolean()).as(nodes.body()).isTrue();
+      HttpResponse<String> dump = get(secured, "/debugging/config/dump", alice);
+      assertThat(JSON.readTree(dump.body()).get("auth.receiverTokens").asText()).isEqualTo("******");
+      assertThat(dump.body()).doesNotContain("mesh-token");
     }
+  }
+
+  private static HttpResponse<String> get(RunningSextant sextant, String path, String authorization)
+      throws Exception {
+    HttpRequest.Builder req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+        + sextant.clients().httpPort() + path));
+    if (authorization != null) {
+      req.header("authorization", authorization);
+    }
+    return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(req.build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private static HttpResponse<String> post(RunningSextant sextant, String query, Map<String, Object> variables,
