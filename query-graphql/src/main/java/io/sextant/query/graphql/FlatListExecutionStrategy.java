@@ -33,13 +33,14 @@ import java.util.function.Function;
  * graphql-java's default strategy with a shortcut for lists of flat objects. When every field a
  * query selects on the list's element type is read straight off the element ({@link
  * Fetchers#field} on our records, or the default property fetcher on a map) and is a scalar, an
- * enum or a list of them, each element's answer is built in one pass. The general path runs a
+ * enum or a list of them (or a nullable object that is null, as the {@code owner} booster-ui 10.2+
+ * selects on every MQE value), each element's answer is built in one pass. The general path runs a
  * fetch-and-complete cycle per field and allocates about a kilobyte for each; a 220-service
  * topology answer has about 3,800 fields.
  *
  * <p>Anything else takes the general path, which also reports every error: a field with arguments
  * or with directives other than {@code @skip} and {@code @include} (which the field collector has
- * applied), another fetcher, a nested object, an interface, a value that does not coerce, or a
+ * applied), another fetcher, a nested object that is not null, an interface, a value that does not coerce, or a
  * null where the schema forbids one. The shortcut skips per-field instrumentation callbacks, so it
  * suits only instrumentations that act per operation (ours do).
  */
@@ -111,7 +112,7 @@ final class FlatListExecutionStrategy extends AsyncExecutionStrategy {
         }
       }
       if (field.getName().equals("__typename")) {
-        columns.add(new Column(field.getResultKey(), null, null, type.getName(), false, false, false));
+        columns.add(new Column(field.getResultKey(), null, null, type.getName(), false, false, false, false));
         continue;
       }
       GraphQLFieldDefinition def = type.getFieldDefinition(field.getName());
@@ -122,11 +123,14 @@ final class FlatListExecutionStrategy extends AsyncExecutionStrategy {
       GraphQLType valueType = GraphQLTypeUtil.unwrapNonNull(def.getType());
       boolean list = valueType instanceof GraphQLList;
       GraphQLType leaf = list ? GraphQLTypeUtil.unwrapNonNull(((GraphQLList) valueType).getWrappedType()) : valueType;
-      if (read == null || !(leaf instanceof GraphQLScalarType || leaf instanceof GraphQLEnumType)) {
+      boolean nonNull = GraphQLTypeUtil.isNonNull(def.getType());
+      // A nullable object is answered here only where it is null; any other value takes the general path.
+      boolean nullOnly = !list && !nonNull && leaf instanceof GraphQLObjectType;
+      if (read == null || !(leaf instanceof GraphQLScalarType || leaf instanceof GraphQLEnumType || nullOnly)) {
         return null;
       }
-      columns.add(new Column(field.getResultKey(), read, leaf, null, GraphQLTypeUtil.isNonNull(def.getType()),
-          list, list && GraphQLTypeUtil.isNonNull(((GraphQLList) valueType).getWrappedType())));
+      columns.add(new Column(field.getResultKey(), read, leaf, null, nonNull, list,
+          list && GraphQLTypeUtil.isNonNull(((GraphQLList) valueType).getWrappedType()), nullOnly));
     }
     return columns;
   }
@@ -164,9 +168,12 @@ final class FlatListExecutionStrategy extends AsyncExecutionStrategy {
     }
   }
 
-  /** One selected field: its result key and how to read and serialize it (a constant when no reader). */
+  /**
+   * One selected field: its result key and how to read and serialize it (a constant when no reader);
+   * {@code nullOnly}: an object field the shortcut answers only when it is null.
+   */
   private record Column(String key, Function<Object, Object> read, GraphQLType leaf, Object constant,
-      boolean nonNull, boolean list, boolean itemsNonNull) {
+      boolean nonNull, boolean list, boolean itemsNonNull, boolean nullOnly) {
 
     Object value(Object source, ExecutionContext ctx, Coercion coercion) {
       if (read == null) {
@@ -179,6 +186,9 @@ final class FlatListExecutionStrategy extends AsyncExecutionStrategy {
       raw = ctx.getValueUnboxer().unbox(raw);
       if (raw == null) {
         return nonNull ? INVALID : null;
+      }
+      if (nullOnly) {
+        return INVALID;
       }
       if (!list) {
         return coercion.serialize(leaf, raw);
