@@ -84,7 +84,15 @@ final class HttpRoutes {
     if (who.caller() == null) {
       return HttpResponse.of(HttpStatus.UNAUTHORIZED, MediaType.PLAIN_TEXT_UTF_8, who.message());
     }
-    return HttpResponse.of(CompletableFuture.supplyAsync(answer, ctx.blockingTaskExecutor()));
+    return HttpResponse.of(CompletableFuture.supplyAsync(() -> {
+      try {
+        return answer.get();
+      } catch (RuntimeException e) {
+        // The roster and the retention are read from storage, which may be away.
+        return HttpResponse.of(HttpStatus.SERVICE_UNAVAILABLE, MediaType.PLAIN_TEXT_UTF_8,
+            "cannot answer now: " + e.getMessage());
+      }
+    }, ctx.blockingTaskExecutor()));
   }
 
   private static HttpResponse json(String body) {
