@@ -10,11 +10,17 @@ import java.util.Map;
 public final class Refusals {
   private static final String BROWSER = "browser monitoring is outside Sextant's scope (a service-mesh backend)";
 
+  private static final String TRACES = "traces are outside Sextant's scope (a service-mesh backend)";
+  private static final String LOGS = "logs are outside Sextant's scope (a service-mesh backend)";
+
   private static final Map<String, String> BY_FILE = Map.of(
-      "trace", "traces are outside Sextant's scope (a service-mesh backend)",
+      "trace", TRACES,
+      "trace-10.4", TRACES,
       "profile", "trace profiling is outside Sextant's scope (a service-mesh backend)",
-      "log", "logs are outside Sextant's scope (a service-mesh backend)",
-      "ondemand-pod-log", "logs are outside Sextant's scope (a service-mesh backend)",
+      "async-profiler", "Java agent profiling (async-profiler) is outside Sextant's scope (a service-mesh backend)",
+      "log", LOGS,
+      "log-10.4", LOGS,
+      "ondemand-pod-log", LOGS,
       "browser-log", BROWSER);
 
   private static final Map<String, String> BY_OPERATION = Map.of(

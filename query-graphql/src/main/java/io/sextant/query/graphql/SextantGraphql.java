@@ -55,7 +55,8 @@ public final class SextantGraphql {
       "ui-configuration", "browser-log", "event", "ebpf-profiling", "continuous-profiling", "hierarchy");
 
   /** Sextant's own additions, after SkyWalking's files: fields of newer SkyWalking releases, alarm rules. */
-  static final List<String> EXTENSION_FILES = List.of("skywalking-10.4", "alarm");
+  static final List<String> EXTENSION_FILES = List.of("skywalking-10.4", "trace-10.4", "log-10.4",
+      "async-profiler", "alarm");
 
   private SextantGraphql() {}
 
