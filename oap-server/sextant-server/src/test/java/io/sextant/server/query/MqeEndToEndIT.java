@@ -125,8 +125,10 @@ class MqeEndToEndIT {
 
   @Test
   void errorsAreSkyWalkingsAndNamed() throws Exception {
-    assertThat(exec("service_cpm && 1", PRODUCTPAGE).get("error").asText())
+    assertThat(exec("service_cpm & 1", PRODUCTPAGE).get("error").asText())
         .isEqualTo("line 1:12 token recognition error at: '&'");
+    assertThat(exec("service_cpm && 1", PRODUCTPAGE).get("error").asText())
+        .isEqualTo("line 1:0 Bool Operation: The result of the left expression is not a compare result.");
     assertThat(exec("irate(service_cpm)", PRODUCTPAGE).get("error").asText())
         .isEqualTo("line 1:0 unknown function 'irate'");
     assertThat(exec("top_n(service_cpm, 2, des) + service_cpm", PRODUCTPAGE).get("error").asText())
