@@ -7,10 +7,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sextant.api.config.ConfigKey;
 import io.sextant.api.storage.Retention;
 import io.sextant.core.management.CollectorRoster;
+import io.sextant.core.query.SkyWalkingTtl;
 import io.sextant.server.config.ConfigKeys;
 import io.sextant.server.config.SextantConfig;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -51,33 +53,26 @@ final class ServerStatus {
   String ttlJson() {
     Retention r = retention.get();
     ObjectNode out = JSON.createObjectNode();
-    out.putObject("metrics").put("minute", r.minuteDays()).put("hour", r.hourDays()).put("day", r.dayDays())
-        .put("coldMinute", -1).put("coldHour", -1).put("coldDay", -1);
-    ObjectNode records = out.putObject("records");
-    for (String kind : RECORD_KINDS) {
-      records.put(kind, r.recordDays());
-    }
-    for (String kind : RECORD_KINDS) {
-      records.put("cold" + Character.toUpperCase(kind.charAt(0)) + kind.substring(1), -1);
-    }
+    out.set("metrics", JSON.valueToTree(SkyWalkingTtl.metrics(r)));
+    out.set("records", JSON.valueToTree(SkyWalkingTtl.records(r)));
     return write(out);
   }
 
-  /** SkyWalking's text form of the same: {@code metrics.minute=7} and so on, one a line. */
+  /** SkyWalking's text form of the same: {@code metrics.minute=7}, {@code metrics.minute.cold=-1}, ... */
   String ttlText() {
     Retention r = retention.get();
-    StringBuilder out = new StringBuilder("# Days each kind of data is kept; Sextant has no cold stage (-1).\n")
-        .append("metrics.minute=").append(r.minuteDays()).append('\n')
-        .append("metrics.hour=").append(r.hourDays()).append('\n')
-        .append("metrics.day=").append(r.dayDays()).append('\n')
-        .append("metrics.minute.cold=-1\nmetrics.hour.cold=-1\nmetrics.day.cold=-1\n");
-    for (String kind : RECORD_KINDS) {
-      out.append("records.").append(kind).append('=').append(r.recordDays()).append('\n');
-    }
-    for (String kind : RECORD_KINDS) {
-      out.append("records.").append(kind).append(".cold=-1\n");
-    }
+    StringBuilder out = new StringBuilder("# Days each kind of data is kept; Sextant has no cold stage (-1).\n");
+    text(out, "metrics", SkyWalkingTtl.metrics(r));
+    text(out, "records", SkyWalkingTtl.records(r));
     return out.toString();
+  }
+
+  /** The hot kinds first, then their cold stages, as SkyWalking lists them. */
+  private static void text(StringBuilder out, String prefix, Map<String, Integer> ttl) {
+    List<String> hot = ttl.keySet().stream().filter(k -> ttl.containsKey(SkyWalkingTtl.cold(k))).toList();
+    hot.forEach(k -> out.append(prefix).append('.').append(k).append('=').append(ttl.get(k)).append('\n'));
+    hot.forEach(k -> out.append(prefix).append('.').append(k).append(".cold=")
+        .append(ttl.get(SkyWalkingTtl.cold(k))).append('\n'));
   }
 
   /** The effective configuration, key by key, as SkyWalking's dump lists it; secrets masked. */
@@ -93,9 +88,6 @@ final class ServerStatus {
     String name = path.substring(path.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT);
     return SECRET_WORDS.stream().anyMatch(name::contains);
   }
-
-  private static final List<String> RECORD_KINDS = List.of("normal", "trace", "zipkinTrace", "log",
-      "browserErrorLog");
 
   private static String write(ObjectNode node) {
     try {

@@ -11,6 +11,7 @@ import io.sextant.api.storage.Retention;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.core.query.MetadataQueries;
 import io.sextant.core.query.QueryDuration;
+import io.sextant.core.query.SkyWalkingTtl;
 import io.sextant.query.graphql.Fetchers;
 import io.sextant.query.graphql.QueryLimits;
 import io.sextant.query.graphql.SchemaArea;
@@ -67,7 +68,7 @@ public record MetadataArea(MetadataQueries q, QueryLimits limits) implements Sch
             EntityConditions.serviceId(env.getArgument("service")), env.getArgument("keyword"),
             env.getArgument("limit"), seenIn(env, limits))))
         .dataFetcher("getMetricsTTL", safe(env -> metricsTtl(q.retention())))
-        .dataFetcher("getRecordsTTL", safe(env -> recordsTtl(q.retention())))
+        .dataFetcher("getRecordsTTL", safe(env -> SkyWalkingTtl.records(q.retention())))
         .dataFetcher("searchEndpoint", safe(env -> endpoints(q, env.getArgument("serviceId"),
             env.getArgument("keyword"), env.getArgument("limit"), null)))
         .dataFetcher("getEndpointInfo", safe(env -> {
@@ -86,26 +87,11 @@ public record MetadataArea(MetadataQueries q, QueryLimits limits) implements Sch
         })));
   }
 
-  /** SkyWalking's MetricsTTL in days; Sextant has no cold stage (-1) and keeps metadata as long as minutes. */
+  /** SkyWalking's MetricsTTL; Sextant keeps metadata as long as minutes. */
   private static Map<String, Object> metricsTtl(Retention r) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("metadata", r.minuteDays());
-    m.put("minute", r.minuteDays());
-    m.put("hour", r.hourDays());
-    m.put("day", r.dayDays());
-    m.put("coldMinute", -1);
-    m.put("coldHour", -1);
-    m.put("coldDay", -1);
-    return m;
-  }
-
-  /** SkyWalking's RecordsTTL in days: Sextant's records (events, samples) for every kind it would keep. */
-  private static Map<String, Object> recordsTtl(Retention r) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    for (String kind : List.of("normal", "trace", "zipkinTrace", "log", "browserErrorLog")) {
-      m.put(kind, r.recordDays());
-      m.put("cold" + Character.toUpperCase(kind.charAt(0)) + kind.substring(1), -1);
-    }
+    m.putAll(SkyWalkingTtl.metrics(r));
     return m;
   }
 
