@@ -53,9 +53,8 @@ final class HttpRoutes {
             ? HttpResponse.of(HttpStatus.OK, PROMETHEUS, registry.scrape())
             : HttpResponse.of(HttpStatus.UNAUTHORIZED, MediaType.PLAIN_TEXT_UTF_8,
                 "/metrics asks for its token: Authorization: Bearer <auth.metricsToken>"))
-        .serviceUnder("/status/alarm/", (ctx, req) -> HttpResponse.of(CompletableFuture.supplyAsync(
-            () -> alarmStatus(ctx.decodedPath(), req.headers().get(HttpHeaderNames.AUTHORIZATION), alarms, security),
-            ctx.blockingTaskExecutor())))
+        .serviceUnder("/status/alarm/", (ctx, req) -> read(req, security, ctx,
+            () -> alarmStatus(ctx.decodedPath(), alarms)))
         .service("/status/cluster/nodes", (ctx, req) -> read(req, security, ctx, () -> json(server.clusterNodes())))
         .service("/status/config/ttl", (ctx, req) -> read(req, security, ctx, () ->
             wantsText(req) ? HttpResponse.of(HttpStatus.OK, MediaType.PLAIN_TEXT_UTF_8, server.ttlText())
@@ -77,7 +76,10 @@ final class HttpRoutes {
         .service("/", (ctx, req) -> HttpResponse.of(HttpStatus.OK, MediaType.HTML_UTF_8, console));
   }
 
-  /** A status read: the caller authenticated as for GraphQL, the answer computed off the event loop. */
+  /**
+   * A status read (alarms, cluster nodes, TTL, configuration): the caller authenticated as for
+   * GraphQL, the answer computed off the event loop.
+   */
   private static HttpResponse read(HttpRequest req, Security security, ServiceRequestContext ctx,
       Supplier<HttpResponse> answer) {
     HttpAuthentication.Outcome who = security.http().authenticate(req.headers().get(HttpHeaderNames.AUTHORIZATION));
@@ -107,14 +109,9 @@ final class HttpRoutes {
 
   /**
    * SkyWalking's alarm runtime status: {@code rules}, {@code <ruleId>} or {@code
-   * <ruleId>/<entityName>} after {@code /status/alarm/}; read like GraphQL (same credentials).
+   * <ruleId>/<entityName>} after {@code /status/alarm/}.
    */
-  private static HttpResponse alarmStatus(String path, String authorization, AlarmStatus alarms,
-      Security security) {
-    HttpAuthentication.Outcome who = security.http().authenticate(authorization);
-    if (who.caller() == null) {
-      return HttpResponse.of(HttpStatus.UNAUTHORIZED, MediaType.PLAIN_TEXT_UTF_8, who.message());
-    }
+  private static HttpResponse alarmStatus(String path, AlarmStatus alarms) {
     String rest = path.substring("/status/alarm/".length());
     int slash = rest.indexOf('/');
     String rule = slash < 0 ? rest : rest.substring(0, slash);
