@@ -169,6 +169,9 @@ public final class SextantGraphql {
   private static void dropRedefinedRootFields(TypeDefinitionRegistry types, TypeDefinitionRegistry extension) {
     for (String root : List.of("Query", "Mutation")) {
       Set<String> redefined = rootFields(extension, root);
+      if (redefined.stream().noneMatch(rootFields(types, root)::contains)) {
+        continue;
+      }
       types.getType(root, ObjectTypeDefinition.class).ifPresent(t -> {
         types.remove(t);
         types.add(t.transform(b -> b.fieldDefinitions(without(t.getFieldDefinitions(), redefined))));

@@ -23,13 +23,10 @@ final class Baselines {
 
   private Baselines() {}
 
-  static Evaluator.Value predict(Nodes.Baseline b, SeriesSource source, MqeEntity entity, List<Long> window,
-      Step step, LongFunction<String> pointId) {
+  /** {@code kind}: the metric's, as the evaluator checked it (an unknown metric never gets here). */
+  static Evaluator.Value predict(Nodes.Baseline b, MetricKind kind, SeriesSource source, MqeEntity entity,
+      List<Long> window, Step step, LongFunction<String> pointId) {
     String metric = b.metric().name();
-    MetricKind kind = source.kind(metric);
-    if (kind == null) {
-      throw new MqeException("Metric: [" + metric + "] does not exist.");
-    }
     if (kind == MetricKind.SAMPLED_RECORD) {
       throw new MqeException("Metric: [" + metric + "] is a record; baseline needs a metric of values.");
     }
@@ -61,9 +58,7 @@ final class Baselines {
         }
         points.add(new MqeValue(pointId.apply(bucket), n < MIN_SAMPLES ? null : statistic(b.type(), samples, n)));
       }
-      List<KeyValue> labels = new ArrayList<>(s.labels());
-      labels.sort(java.util.Comparator.comparing(KeyValue::key));
-      out.add(new MqeSeries(labels, points));
+      out.add(new MqeSeries(Evaluator.sortedLabels(s), points));
     }
     return new Evaluator.Value(ResultType.TIME_SERIES_VALUES, out, kind == MetricKind.LABELED);
   }

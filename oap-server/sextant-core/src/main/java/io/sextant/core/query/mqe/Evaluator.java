@@ -79,7 +79,7 @@ final class Evaluator {
       return topNOf(t);
     }
     if (expression instanceof Nodes.Baseline b) {
-      return Baselines.predict(b, source, entity, buckets, step, pointId);
+      return Baselines.predict(b, kindOf(b.metric().name()), source, entity, buckets, step, pointId);
     }
     if (expression instanceof Nodes.Relabel r) {
       return relabel(r, eval(r.operand()));
@@ -134,12 +134,16 @@ final class Evaluator {
         Double v = values != null && i < values.length ? values[i] : null;
         points.add(new MqeValue(pointId.apply(window.get(i)), v));
       }
-      // SkyWalking lists a series' labels sorted by key.
-      List<KeyValue> labels = new ArrayList<>(s.labels());
-      labels.sort(Comparator.comparing(KeyValue::key));
-      out.add(new MqeSeries(labels, points));
+      out.add(new MqeSeries(sortedLabels(s), points));
     }
     return new Value(ResultType.TIME_SERIES_VALUES, out, labeled);
+  }
+
+  /** A read series' labels as SkyWalking lists them: sorted by key. */
+  static List<KeyValue> sortedLabels(Series s) {
+    List<KeyValue> labels = new ArrayList<>(s.labels());
+    labels.sort(Comparator.comparing(KeyValue::key));
+    return labels;
   }
 
   private Value topN(Nodes.TopN t) {
