@@ -39,12 +39,13 @@ public final class Fetchers {
   /**
    * Runs a root field on {@code executor} when the request asks for more than one root field, so
    * that their storage reads overlap (graphql-java waits for all of them together); a lone field
-   * runs on the calling thread. Each request goes through its own {@link Lane}, as wide as the
-   * pool, so a request of hundreds of fields does not hold up the others. Errors complete the
-   * future, as a synchronous fetcher would throw.
+   * runs on the calling thread. Each request goes through its own {@link Lane}, half as wide as
+   * the pool, so a request of hundreds of fields does not hold up the others: they find threads
+   * free instead of waiting for one of its fields to finish. Errors complete the future, as a
+   * synchronous fetcher would throw.
    */
   public static DataFetcher<Object> concurrent(Executor executor, DataFetcher<Object> fetcher) {
-    int width = executor instanceof ThreadPoolExecutor pool ? pool.getMaximumPoolSize() : 1;
+    int width = executor instanceof ThreadPoolExecutor pool ? Math.max(1, pool.getMaximumPoolSize() / 2) : 1;
     return env -> {
       if (env.getOperationDefinition().getSelectionSet().getSelections().size() < 2) {
         return fetcher.get(env);
