@@ -105,7 +105,6 @@ public final class Flusher implements Component, LiveMetrics {
     this.aggregator = aggregator;
     this.buckets = buckets;
     this.config = config;
-    this.queue = new WriteQueue(storage, config.maxPendingBytes(), MAX_SEEN_CACHE, registry);
     // A restarted collector must never overwrite the partials of its previous run.
     this.writerId = collectorId + "@" + Long.toString(System.currentTimeMillis(), 36);
     this.newcomerCollections = Counter.builder("sextant_flush_newcomer_collections")
@@ -118,6 +117,8 @@ public final class Flusher implements Component, LiveMetrics {
         .description("times spooling stopped because writing the spool failed (durability off until restart)")
         .register(registry);
     this.spool = spool == null ? null : new Spool(spool, writerId, registry);
+    this.queue = new WriteQueue(storage, config.maxPendingBytes(), MAX_SEEN_CACHE,
+        this.spool == null ? null : this.spool.overflow(), registry);
     this.recovery = spool == null ? null : new SpoolRecovery(aggregator.catalog(), registry);
     if (this.spool != null) {
       aggregator.spoolTo(this.spool);

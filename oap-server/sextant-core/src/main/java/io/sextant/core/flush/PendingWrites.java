@@ -21,12 +21,15 @@ import java.util.function.Consumer;
  * What waits for storage: the latest version of each partial row, and the metadata and edges not
  * yet written. A newer version of a row replaces the waiting one, so while storage is slow or away
  * this holds at most one version of each open row. Past {@code maxBytes} of rows, counting the
- * batch being written, the oldest waiting rows are dropped; past {@code maxMetadata} entries new
- * metadata is; both are counted. Not thread-safe: the flusher guards it.
+ * batch being written, the oldest waiting rows are evicted: dropped and counted, or with {@code
+ * keepEvicted} handed out by {@link #takeEvicted} (for the spool's overflow). Past {@code
+ * maxMetadata} entries new metadata is dropped, counted. Not thread-safe: the flusher guards it.
  */
 final class PendingWrites implements EntitySink {
   private final long maxBytes;
   private final int maxMetadata;
+  /** Null: evicted rows are dropped. */
+  private final List<PartialRow> evicted;
   private Batch waiting = new Batch();
   /** Batches taken and not yet reported written or failed (at most one with the flusher's lock). */
   private final List<Batch> inFlight = new ArrayList<>(1);
@@ -35,8 +38,13 @@ final class PendingWrites implements EntitySink {
   private long droppedMetadata;
 
   PendingWrites(long maxBytes, int maxMetadata) {
+    this(maxBytes, maxMetadata, false);
+  }
+
+  PendingWrites(long maxBytes, int maxMetadata, boolean keepEvicted) {
     this.maxBytes = maxBytes;
     this.maxMetadata = maxMetadata;
+    this.evicted = keepEvicted ? new ArrayList<>() : null;
   }
 
   /**
@@ -62,8 +70,21 @@ final class PendingWrites implements EntitySink {
    * arrived meanwhile are newer and win.
    */
   void restore(Batch failed) {
+    restore(failed, true);
+  }
+
+  /**
+   * As {@link #restore(Batch)}, but with {@code rows} false only the batch's metadata and edges
+   * wait again: its rows have gone elsewhere (the overflow, in front of newer versions there).
+   */
+  void restore(Batch failed, boolean rows) {
     inFlightBytes -= failed.rowBytes;
     inFlight.remove(failed);
+    if (!rows) {
+      failed.rows.clear();
+      failed.idsByEntity.clear();
+      failed.rowBytes = 0;
+    }
     Batch newer = waiting;
     waiting = failed;
     newer.rows.values().forEach(this::row);
@@ -88,8 +109,22 @@ final class PendingWrites implements EntitySink {
       waiting.rowBytes -= dropped.weightBytes();
       oldest.remove();
       waiting.unindex(dropped);
-      droppedRows++;
+      if (evicted != null) {
+        evicted.add(dropped);
+      } else {
+        droppedRows++;
+      }
     }
+  }
+
+  /** Rows evicted since the last call, oldest first (empty unless {@code keepEvicted}). */
+  List<PartialRow> takeEvicted() {
+    if (evicted == null || evicted.isEmpty()) {
+      return List.of();
+    }
+    List<PartialRow> out = List.copyOf(evicted);
+    evicted.clear();
+    return out;
   }
 
   /**

@@ -9,6 +9,7 @@ import io.sextant.api.storage.PartialRow;
 import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.time.Step;
 import io.sextant.core.aggregate.Snapshot;
+import io.sextant.core.spool.Overflow;
 import io.sextant.core.topology.EntityRegistry;
 import java.util.Collection;
 import java.util.List;
@@ -22,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * The flusher's write job: what collection queued waits here ({@link PendingWrites}, bounded in
  * bytes) until {@link #write} sends it to storage in one batch. A failed batch goes back in front
  * of what came since, and after a failure the store's health check decides when to try again.
- * Thread-safe: the collector queues while the writer writes and queries read.
+ * Rows past the bound are dropped, or with a spool go to its {@link Overflow}, which is written
+ * before anything in memory (it holds the older versions). Thread-safe: the collector queues
+ * while the writer writes and queries read.
  */
 final class WriteQueue {
   private static final Logger LOG = LoggerFactory.getLogger(WriteQueue.class);
@@ -35,6 +38,8 @@ final class WriteQueue {
   private final long maxBytes;
   /** Guarded by itself; the collector adds, the writer takes. */
   private final PendingWrites pending;
+  /** Null without a spool: rows past the bound are dropped. */
+  private final Overflow overflow;
   /** Held while writing, so a forced flush and the writer thread never write concurrently. */
   private final ReentrantLock writeLock = new ReentrantLock();
   private final Counter partialsWritten;
@@ -59,13 +64,19 @@ final class WriteQueue {
   private long heldBackWarnings;
 
   WriteQueue(StorageComponent storage, long maxBytes, int maxMetadata, MeterRegistry registry) {
+    this(storage, maxBytes, maxMetadata, null, registry);
+  }
+
+  WriteQueue(StorageComponent storage, long maxBytes, int maxMetadata, Overflow overflow, MeterRegistry registry) {
     this.storage = storage;
     this.maxBytes = maxBytes;
-    this.pending = new PendingWrites(maxBytes, maxMetadata);
+    this.overflow = overflow;
+    this.pending = new PendingWrites(maxBytes, maxMetadata, overflow != null);
     this.partialsWritten = Counter.builder("sextant_flush_partials_written")
         .description("partial rows (one accumulator's metrics) written to storage").register(registry);
     this.partialsDropped = Counter.builder("sextant_flush_partials_dropped")
-        .description("partial rows dropped because more than core.maxPendingMegabytes waited for storage")
+        .description("partial rows dropped because more than core.maxPendingMegabytes waited for storage (and,"
+            + " with a spool, more than core.spool.maxMegabytes)")
         .register(registry);
     this.metadataDropped = Counter.builder("sextant_flush_metadata_dropped")
         .description("metadata and edges dropped because too many waited for storage").register(registry);
@@ -80,6 +91,9 @@ final class WriteQueue {
     registry.gauge("sextant_flush_pending_partials", this, q -> q.pendingCount);
     registry.gauge("sextant_flush_pending_bytes", this, q -> q.pendingBytes);
     registry.gauge("sextant_flush_pending_fill_ratio", this, WriteQueue::fillRatio);
+    if (overflow != null) {
+      registry.gauge("sextant_spool_overflow_rows", overflow, Overflow::rows);
+    }
     this.bytesWritten = Counter.builder("sextant_flush_partial_bytes_written")
         .description("approximate heap bytes of the partial rows written (sizes the pending bound)").register(registry);
   }
@@ -102,6 +116,7 @@ final class WriteQueue {
       }
       synchronized (pending) {
         rows.subList(from, Math.min(rows.size(), from + QUEUE_CHUNK)).forEach(pending::row);
+        spill();
       }
     }
     synchronized (pending) {
@@ -161,6 +176,9 @@ final class WriteQueue {
       if (storageDown && !storageBack()) {
         return;
       }
+      if (!writeOverflow()) {
+        return;
+      }
       PendingWrites.Batch batch;
       long epoch;
       synchronized (pending) {
@@ -204,7 +222,13 @@ final class WriteQueue {
         storageDown = true;
         failures.increment();
         synchronized (pending) {
-          pending.restore(batch);
+          // Rows that went to the overflow while the batch was out are newer versions: it goes in front.
+          boolean behindOverflow = overflow != null && !overflow.isEmpty();
+          pending.restore(batch, !behindOverflow);
+          if (behindOverflow) {
+            toOverflow(batch.rowList(), true);
+          }
+          spill();
           pendingCount = pending.rowCount();
           pendingBytes = pending.rowBytes();
           countDrops();
@@ -213,6 +237,59 @@ final class WriteQueue {
       }
     } finally {
       writeLock.unlock();
+    }
+  }
+
+  /** Writes what waits in the overflow, oldest first; false if storage failed (it stays there). */
+  private boolean writeOverflow() {
+    if (overflow == null) {
+      return true;
+    }
+    for (Overflow.Chunk chunk = overflow.head(); chunk != null; chunk = overflow.head()) {
+      try {
+        if (!chunk.rows().isEmpty()) {
+          storage.metrics().write(chunk.rows());
+          storage.publish();
+        }
+      } catch (RuntimeException e) {
+        storageDown = true;
+        failures.increment();
+        warn("writing " + chunk.rows().size() + " partial rows kept in the spool's overflow failed, will retry: " + e);
+        return false;
+      }
+      overflow.consumed(chunk);
+      partialsWritten.increment(chunk.rows().size());
+      if (!chunk.intact()) {
+        warn("a damaged overflow file of the spool was read up to the damage; the rest of it is lost");
+      }
+      storageDown = false;
+    }
+    return true;
+  }
+
+  /** Moves rows the bound evicted to the overflow; caller holds the pending lock. */
+  private void spill() {
+    if (overflow != null) {
+      toOverflow(pending.takeEvicted(), false);
+    }
+  }
+
+  /** Rows to the overflow, at its end or in front; what it cannot keep is counted as dropped. */
+  private void toOverflow(List<PartialRow> rows, boolean inFront) {
+    if (rows.isEmpty()) {
+      return;
+    }
+    long lost;
+    String why = "storage is behind and the spool is full (core.spool.maxMegabytes)";
+    try {
+      lost = inFront ? overflow.prepend(rows) : overflow.append(rows);
+    } catch (RuntimeException e) {
+      lost = rows.size();
+      why = "storage is behind and writing the spool's overflow failed: " + e;
+    }
+    if (lost > 0) {
+      partialsDropped.increment((double) lost);
+      warn("dropped " + lost + " partial rows: " + why);
     }
   }
 
@@ -270,8 +347,8 @@ final class WriteQueue {
     return (double) pendingBytes / maxBytes;
   }
 
-  /** Partial rows waiting (not counting a batch being written). */
+  /** Partial rows waiting in memory and in the overflow (not counting a batch being written). */
   int count() {
-    return pendingCount;
+    return pendingCount + (overflow == null ? 0 : (int) Math.min(Integer.MAX_VALUE, overflow.rows()));
   }
 }

@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code obs-<epoch>}: the observations accepted in one epoch, between two cuts;
  *   <li>{@code cut-<epoch>}: what the flusher made of the aggregator at the cut closing that epoch
- *       (its snapshots, from time to time a checkpoint of its roll-ups), ended by an end frame.
+ *       (its snapshots, from time to time a checkpoint of its roll-ups), ended by an end frame;
+ *   <li>{@code rows-<n>}: rows the write queue had no room for in memory ({@link Overflow}).
  * </ul>
  * An epoch's observations are deleted once its cut is complete; cuts once storage has everything
  * up to a later cut holding a checkpoint. Bounded by {@link SpoolConfig#maxBytes()}.
@@ -52,6 +53,7 @@ public final class Spool implements AutoCloseable {
   private final TreeMap<Long, CutEntry> cuts = new TreeMap<>();
   /** Runs recovered from, deleted once storage has this run's writes up to the given epoch. */
   private final Map<Path, Long> recoveredRuns = new TreeMap<>();
+  private final Overflow overflow;
   private volatile FrameFile current;
   private volatile long epoch;
   private long storedBytes;
@@ -75,6 +77,7 @@ public final class Spool implements AutoCloseable {
         .description("spool files found torn or corrupt at recovery; read up to the damage").register(registry);
     Gauge.builder("sextant_spool_bytes", this, Spool::bytes).description("bytes held in the spool")
         .register(registry);
+    this.overflow = new Overflow(runDir, config.maxBytes(), this::bytes);
     this.current = FrameFile.create(runDir.resolve(name("obs", 0)));
     observations.put(0L, current);
     if (config.fsync() == SpoolConfig.Fsync.INTERVAL) {
@@ -216,13 +219,18 @@ public final class Spool implements AutoCloseable {
     }
   }
 
-  /** Bytes in this run's files. */
+  /** Bytes in this run's files, its overflow's included. */
   public synchronized long bytes() {
     long obs = 0;
     for (FrameFile f : observations.values()) {
       obs += f.bytes();
     }
-    return storedBytes + obs;
+    return storedBytes + obs + overflow.bytes();
+  }
+
+  /** Where the write queue keeps the rows it has no room for in memory; bounded with the spool. */
+  public Overflow overflow() {
+    return overflow;
   }
 
   private void syncObservations() {
@@ -345,22 +353,27 @@ public final class Spool implements AutoCloseable {
   }
 
   /** A clean stop with everything written: nothing to recover, the run's directory goes. */
-  public synchronized void closeClean() {
+  public void closeClean() {
     close();
-    deleteTree(runDir);
+    synchronized (this) {
+      deleteTree(runDir);
+    }
   }
 
   @Override
-  public synchronized void close() {
-    if (syncer != null) {
-      syncer.shutdownNow();
-    }
-    for (FrameFile f : observations.values()) {
-      try {
-        f.force();
-        f.close();
-      } catch (RuntimeException e) {
-        LOG.warn("closing spool file {} failed: {}", f.path(), e.toString());
+  public void close() {
+    overflow.close(); // outside this lock: the overflow takes it to read the bytes held
+    synchronized (this) {
+      if (syncer != null) {
+        syncer.shutdownNow();
+      }
+      for (FrameFile f : observations.values()) {
+        try {
+          f.force();
+          f.close();
+        } catch (RuntimeException e) {
+          LOG.warn("closing spool file {} failed: {}", f.path(), e.toString());
+        }
       }
     }
   }

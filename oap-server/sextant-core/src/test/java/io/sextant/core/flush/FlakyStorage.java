@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** The memory store behind a switch: while {@code down}, metric writes throw and the probe fails. */
-final class FlakyStorage extends ForwardingStorageComponent {
+class FlakyStorage extends ForwardingStorageComponent {
   final MemoryStorage delegate = new MemoryStorage(new MemoryStorageConfig(1_000_000));
   final AtomicInteger writeAttempts = new AtomicInteger();
   final AtomicInteger checks = new AtomicInteger();
@@ -23,6 +23,7 @@ final class FlakyStorage extends ForwardingStorageComponent {
   private final MetricsStore metrics = new MetricsStore() {
     @Override
     public void write(List<PartialRow> rows) {
+      beforeWrite();
       writeAttempts.incrementAndGet();
       if (down) {
         throw new IllegalStateException("store unreachable");
@@ -35,6 +36,9 @@ final class FlakyStorage extends ForwardingStorageComponent {
       return delegate.metrics().read(metric, ids, step, start, end);
     }
   };
+
+  /** Called as each metric write starts; a test holds writes in flight here. */
+  void beforeWrite() {}
 
   @Override
   protected StorageComponent delegate() {

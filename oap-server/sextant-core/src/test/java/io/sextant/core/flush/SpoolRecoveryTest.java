@@ -3,6 +3,7 @@ package io.sextant.core.flush;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sextant.api.id.EntityIds;
 import io.sextant.api.model.CallProtocol;
 import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.DetectPoint;
@@ -21,7 +22,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,16 +55,36 @@ class SpoolRecoveryTest {
     }
 
     Run(long rollupIntervalMillis, long maxSpoolBytes) {
+      this(rollupIntervalMillis, maxSpoolBytes, 64L << 20);
+    }
+
+    Run(long rollupIntervalMillis, long maxSpoolBytes, long maxPendingBytes) {
       flusher = new Flusher(aggregator, storage, buckets, new FlusherConfig(60_000, 60_000, rollupIntervalMillis, 1,
-          64L << 20), new SpoolConfig(spool, maxSpoolBytes, SpoolConfig.Fsync.INTERVAL, 50), "c", registry);
+          maxPendingBytes), new SpoolConfig(spool, maxSpoolBytes, SpoolConfig.Fsync.INTERVAL, 50), "c", registry);
     }
 
     void calls(long time, int n) {
+      calls(time, n, "b");
+    }
+
+    void calls(long time, int n, String service) {
       aggregator.batch(() -> {
         for (int i = 0; i < n; i++) {
-          aggregator.offer(call(time));
+          aggregator.offer(call(time, service));
         }
       });
+    }
+
+    /** An outage longer than the write queue holds: 40 services, a new version of each every cut. */
+    void outageOverflowingMemory() {
+      storage.down = true;
+      for (int cut = 0; cut < 30; cut++) {
+        for (int s = 0; s < 40; s++) {
+          calls(now, 1, "s" + s);
+        }
+        flusher.flush(false);
+      }
+      assertThat(registry.get("sextant_spool_overflow_rows").gauge().value()).as("rows on disk").isPositive();
     }
   }
 
@@ -205,6 +228,41 @@ class SpoolRecoveryTest {
     assertThat(run.registry.get("sextant_spool_stopped").counter().count()).isEqualTo(1);
   }
 
+  @Test
+  void anOutageLongerThanTheWriteQueueHoldsLosesNothingWhileTheCollectorLives() {
+    Run run = new Run(0, 64L << 20, 16 << 10);
+    run.outageOverflowingMemory();
+    storage.down = false;
+    run.flusher.close();
+    assertThat(run.registry.get("sextant_flush_partials_dropped").counter().count()).isZero();
+    assertThat(servicesCalls(Step.MINUTE)).isEqualTo(40 * 30);
+    assertThat(servicesCalls(Step.HOUR)).isEqualTo(40 * 30);
+    assertThat(spoolFiles()).as("a clean stop with everything written leaves no spool").isZero();
+  }
+
+  @Test
+  void aCollectorKilledWithRowsInItsOverflowIsTakenOverExactly() {
+    Run first = new Run(0, 64L << 20, 16 << 10);
+    first.outageOverflowingMemory();
+    first.calls(now, 3, "s0"); // accepted, never collected
+    storage.down = false;
+
+    Run second = new Run(0);
+    second.flusher.start();
+    second.flusher.close();
+    assertThat(servicesCalls(Step.MINUTE)).isEqualTo(40 * 30 + 3);
+    assertThat(servicesCalls(Step.HOUR)).isEqualTo(40 * 30 + 3);
+  }
+
+  /** Calls of the services s0..s39 in this minute, or in its hour. */
+  private long servicesCalls(Step step) {
+    long minute = buckets.minuteBucket(now);
+    long bucket = step == Step.MINUTE ? minute : TimeBuckets.rollup(minute, step);
+    List<String> ids = IntStream.range(0, 40).mapToObj(s -> EntityIds.serviceId("s" + s, true)).toList();
+    return storage.delegate.metrics().read("service_cpm", ids, step, bucket, bucket).stream()
+        .mapToLong(p -> p.values()[0]).sum();
+  }
+
   /** Calls of service b: {@code current} in this minute, {@code past} in the minute three before. */
   private void assertTotals(long current, long past) {
     long minute = buckets.minuteBucket(now);
@@ -236,7 +294,12 @@ class SpoolRecoveryTest {
   }
 
   private static CallRecord call(long time) {
-    return new CallRecord(time, time + 10, "a", "a-0", "b", "b-0", "GET:/x", 10, 200, true, CallProtocol.HTTP,
+    return call(time, "b");
+  }
+
+  private static CallRecord call(long time, String service) {
+    return new CallRecord(time, time + 10, "a", "a-0", service, service + "-0", "GET:/x", 10, 200, true,
+        CallProtocol.HTTP,
         DetectPoint.SERVER, "", "", 100, 100, Layer.MESH, Map.of(), Map.of());
   }
 }
