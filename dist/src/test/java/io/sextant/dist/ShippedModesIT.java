@@ -250,50 +250,71 @@ class ShippedModesIT {
   }
 
   /**
-   * With the spool, a collector killed under load (SIGKILL, while Elasticsearch refused writes and
-   * with records not yet collected) loses nothing: its restart over the same volume answers exactly
-   * what the clients sent and the killed process counted as accepted, in minutes, hours and days.
+   * With the spool, nothing accepted is lost: a collector that lives through an outage longer than
+   * its write queue holds (1 MB here) writes what went to disk once storage is back, and a
+   * collector killed under load (SIGKILL, while Elasticsearch refused writes and with records not
+   * yet collected) is taken over by its restart over the same volume. Each time the totals are
+   * exactly what the clients sent and the collector counted as accepted, in minutes, hours and days.
    */
   @Test
   void withTheSpoolACollectorKilledUnderLoadLosesNothing() throws Exception {
     String prefix = "spooled";
     Map<String, String> env = Map.of("SEXTANT_STORAGE", "elasticsearch", "SEXTANT_ES_HOSTS", ES.hostAndPort(),
         "SEXTANT_STORAGE_ELASTICSEARCH_INDEX_PREFIX", prefix, "SEXTANT_CORE_TIMEZONE", "UTC",
-        "SEXTANT_CORE_SPOOL_DIRECTORY", dir.resolve("spool").toString(),
+        "SEXTANT_CORE_SPOOL_DIRECTORY", dir.resolve("spool").toString(), "SEXTANT_CORE_MAX_PENDING_MEGABYTES", "1",
         "SEXTANT_CORE_FLUSH_INTERVAL_MILLIS", "1000", "SEXTANT_CORE_ROLLUP_INTERVAL_MILLIS", "3000");
     long from = System.currentTimeMillis();
-    long sent = 0;
+    long backend = 0;
+    long all = 0;
     double accepted;
     try (RunningSextant killed = RunningSextant.start(home, env, READY)) {
-      sent += sendFor(killed.clients(), Duration.ofSeconds(6)); // written as it goes
+      backend += sendFor(killed.clients(), Duration.ofSeconds(4)); // written as it goes
       es("PUT", "/" + prefix + "-*/_settings", "{\"index.blocks.write\":true}");
-      sent += sendFor(killed.clients(), Duration.ofSeconds(4)); // collected, not writable: waiting
+      backend += sendFor(killed.clients(), Duration.ofSeconds(2));
+      for (int burst = 0; burst < 4; burst++) { // more rows than the write queue's 1 MB
+        assertThat(killed.clients().newServices("spool-new", burst * 500, 5, 100, System.currentTimeMillis()))
+            .isEqualTo(Status.Code.OK);
+        all += 500;
+        Thread.sleep(1_000);
+      }
+      assertThat(killed.clients().metric("sextant_spool_overflow_rows")).as("rows kept on disk").isPositive();
+      es("PUT", "/" + prefix + "-*/_settings", "{\"index.blocks.write\":null}");
+      assertExactly(killed.clients(), prefix, from, backend, all + backend);
+      assertThat(killed.clients().metric("sextant_flush_partials_dropped_total")).isZero();
+
+      es("PUT", "/" + prefix + "-*/_settings", "{\"index.blocks.write\":true}");
+      backend += sendFor(killed.clients(), Duration.ofSeconds(3)); // collected, not writable: waiting
       assertThat(killed.clients().mesh("spool-frontend", "spool-backend", System.currentTimeMillis(), 30))
           .isEqualTo(Status.Code.OK); // accepted, not yet collected
-      sent += 30;
+      backend += 30;
       accepted = killed.clients().metric("sextant_records_accepted_total");
       assertThat(killed.clients().metric("sextant_es_documents_blocked_total")).as("writes were refused").isPositive();
       killed.process().kill();
     }
-    assertThat(accepted).as("what the killed collector counted as accepted").isEqualTo(sent);
+    assertThat(accepted).as("what the killed collector counted as accepted").isEqualTo(all + backend);
     es("PUT", "/" + prefix + "-*/_settings", "{\"index.blocks.write\":null}");
 
     try (RunningSextant restarted = RunningSextant.start(home, env, READY)) {
       assertThat(restarted.process().output()).contains("Took over the spool of");
-      long to = System.currentTimeMillis();
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      long minutes = minuteTotal(restarted.clients(), from, to);
-      while ((minutes != sent || stored(prefix, "hour") != sent || stored(prefix, "day") != sent)
-          && System.nanoTime() < deadline) {
-        Thread.sleep(500);
-        minutes = minuteTotal(restarted.clients(), from, to);
-      }
-      System.out.printf("spool: %d calls sent, the killed collector accepted %.0f; after its restart: minutes %d,"
-          + " hours %d, days %d%n", sent, accepted, minutes, stored(prefix, "hour"), stored(prefix, "day"));
-      assertThat(minutes).as("calls in the minutes, as GraphQL answers").isEqualTo(sent);
-      assertThat(stored(prefix, "hour")).as("calls in the stored hour partials").isEqualTo(sent);
-      assertThat(stored(prefix, "day")).as("calls in the stored day partials").isEqualTo(sent);
+      assertExactly(restarted.clients(), prefix, from, backend, all + backend);
     }
+  }
+
+  /** Waits up to 30 s for GraphQL's spool-backend minutes and the stored hours and days of all services. */
+  private static void assertExactly(Clients c, String prefix, long from, long backend, long all) throws Exception {
+    long to = System.currentTimeMillis();
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    long minutes = minuteTotal(c, from, to);
+    while ((minutes != backend || stored(prefix, "hour") != all || stored(prefix, "day") != all)
+        && System.nanoTime() < deadline) {
+      Thread.sleep(500);
+      minutes = minuteTotal(c, from, to);
+    }
+    System.out.printf("spool: %d calls sent (%d to spool-backend); minutes of spool-backend %d, hours %d, days %d%n",
+        all, backend, minutes, stored(prefix, "hour"), stored(prefix, "day"));
+    assertThat(minutes).as("calls to spool-backend in the minutes, as GraphQL answers").isEqualTo(backend);
+    assertThat(stored(prefix, "hour")).as("calls in the stored hour partials").isEqualTo(all);
+    assertThat(stored(prefix, "day")).as("calls in the stored day partials").isEqualTo(all);
   }
 
   /** Streams of 50 calls to spool-backend for {@code duration}; returns how many were sent (each ended OK). */
@@ -320,7 +341,7 @@ class ShippedModesIT {
   private static long stored(String prefix, String step) throws Exception {
     es("POST", "/" + prefix + "-*/_refresh", null);
     JsonNode hits = JSON.readTree(es("GET", "/" + prefix + "-metrics-"
-        + step + "-*/_search?size=10000&filter_path=hits.hits._source.states.service_cpm", null));
+        + step + "-*/_search?size=10000&q=metrics:service_cpm&filter_path=hits.hits._source.states.service_cpm", null));
     long sum = 0;
     for (JsonNode h : hits.path("hits").path("hits")) {
       sum += h.path("_source").path("states").path("service_cpm").path("v").path(0).asLong();
