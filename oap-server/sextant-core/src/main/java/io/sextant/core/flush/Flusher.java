@@ -386,7 +386,10 @@ public final class Flusher implements Component, LiveMetrics {
     return Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
   }
 
-  /** How full the write queue is, 0 to 1: at 1 the oldest waiting rows are dropped. */
+  /**
+   * How full the write queue is, 0 to 1: at 1 the oldest waiting rows are dropped (with a spool
+   * whose overflow holds rows, how full the spool is).
+   */
   public double pendingFillRatio() {
     return queue.fillRatio();
   }

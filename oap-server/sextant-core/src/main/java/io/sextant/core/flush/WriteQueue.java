@@ -342,9 +342,12 @@ final class WriteQueue {
     }
   }
 
-  /** How full the queue is, 0 to 1: at 1 the oldest waiting rows are dropped. */
+  /**
+   * How full the queue is, 0 to 1: at 1 the oldest waiting rows are dropped. While rows wait in the
+   * overflow, how full the spool is: what decides whether what is accepted can still be kept.
+   */
   double fillRatio() {
-    return (double) pendingBytes / maxBytes;
+    return overflow == null || overflow.isEmpty() ? (double) pendingBytes / maxBytes : overflow.fillRatio();
   }
 
   /** Partial rows waiting in memory and in the overflow (not counting a batch being written). */

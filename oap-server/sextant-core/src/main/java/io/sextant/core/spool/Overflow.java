@@ -126,6 +126,11 @@ public final class Overflow {
     return bytes.get();
   }
 
+  /** How full the spool is, 0 to 1 (past 1 the oldest rows here go). */
+  public double fillRatio() {
+    return (double) spoolBytes.getAsLong() / maxBytes;
+  }
+
   private void write(FrameFile f, Segment s, List<PartialRow> list) {
     Out out = new Out(64 << 10);
     int inFrame = 0;

@@ -54,6 +54,7 @@ class WriteQueueOverflowTest {
         queue.write();
       }
       assertThat(spool.overflow().rows()).as("rows on disk during the outage").isPositive();
+      assertThat(queue.fillRatio()).as("how full, for readiness: the spool, which has room").isLessThan(0.1);
       storage.down = false;
       queue.write();
       assertThat(queue.count()).isZero();

@@ -46,7 +46,8 @@ public final class ConfigKeys {
           "on SIGTERM, how long /readyz answers 503 while still serving, before streams are ended"),
       integer("server.readyHighWaterPercent", 90, 1, 100,
           "/readyz answers 503 while the write queue (core.maxPendingMegabytes) is this full, and again 200"
-              + " 10 points below; storage health is not part of readiness"),
+              + " 10 points below (while rows wait in the spool's overflow: while the spool is this full);"
+              + " storage health is not part of readiness"),
       integer("server.drainTimeoutSeconds", 30, 1, 3600,
           "on stop, how long writing what was accepted may take; what is left is counted and logged"));
 
