@@ -1,6 +1,7 @@
 package io.sextant.server.security;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sextant.api.text.Text;
 import io.sextant.query.graphql.Caller;
 import io.sextant.query.graphql.WriteAudit;
 import java.util.Locale;
@@ -41,7 +42,6 @@ public final class AuditLog implements WriteAudit {
   }
 
   private static String shortened(String detail) {
-    String oneLine = detail.replace('\n', ' ').replace('"', '\'');
-    return oneLine.length() > MAX_DETAIL ? oneLine.substring(0, MAX_DETAIL) + "..." : oneLine;
+    return Text.shortened(detail.replace('\n', ' ').replace('"', '\''), MAX_DETAIL);
   }
 }

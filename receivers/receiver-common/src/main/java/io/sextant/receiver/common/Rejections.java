@@ -1,5 +1,7 @@
 package io.sextant.receiver.common;
 
+import io.sextant.api.text.Text;
+
 /**
  * The rejections of one call or stream: each counted in the self-metrics by reason, the first one
  * kept for the answer ("rejected N of M records; first: reason: detail"), so that a client learns
@@ -31,10 +33,7 @@ public final class Rejections {
   static final int MAX_DETAIL_CHARS = 256;
 
   static String shortened(String detail) {
-    if (detail == null || detail.length() <= MAX_DETAIL_CHARS) {
-      return detail;
-    }
-    return detail.substring(0, MAX_DETAIL_CHARS) + "... (" + detail.length() + " characters)";
+    return Text.shortened(detail, MAX_DETAIL_CHARS);
   }
 
   public long count() {

@@ -8,6 +8,7 @@ import co.elastic.clients.elasticsearch.core.bulk.BulkResponseItem;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.sextant.api.text.Text;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -288,8 +289,7 @@ final class Bulk implements AutoCloseable {
       d.put("id", r.doc().id());
       d.put("status", r.status());
       d.put("type", r.type());
-      d.put("reason", r.reason().length() > MAX_REASON_CHARS ? r.reason().substring(0, MAX_REASON_CHARS)
-          : r.reason());
+      d.put("reason", Text.shortened(r.reason(), MAX_REASON_CHARS));
       d.put("parked", now);
       d.put("document", r.doc().source());
       String id = r.doc().index() + "/" + r.doc().id();

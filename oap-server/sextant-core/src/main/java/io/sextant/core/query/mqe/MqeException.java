@@ -1,5 +1,7 @@
 package io.sextant.core.query.mqe;
 
+import io.sextant.api.text.Text;
+
 /** A user-facing MQE error (syntax, unknown metric, bad arguments); its message is shown to the user as is. */
 public class MqeException extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -20,10 +22,7 @@ public class MqeException extends RuntimeException {
   static final int MAX_MESSAGE_CHARS = 512;
 
   private static String shortened(String message) {
-    if (message == null || message.length() <= MAX_MESSAGE_CHARS) {
-      return message;
-    }
-    return message.substring(0, MAX_MESSAGE_CHARS) + "... (" + message.length() + " characters)";
+    return Text.shortened(message, MAX_MESSAGE_CHARS);
   }
 
   MqeResult partial() {

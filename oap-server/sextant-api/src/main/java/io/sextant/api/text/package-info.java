@@ -1,0 +1,2 @@
+/** Text helpers shared across modules. */
+package io.sextant.api.text;
