@@ -71,8 +71,10 @@ public final class Aggregator implements RecordSink {
   private final ReentrantReadWriteLock cutLock = new ReentrantReadWriteLock();
   private volatile Spool spool;
   private final ThreadLocal<Batch> batches = ThreadLocal.withInitial(Batch::new);
-  private final Counter spoolFailures;
-  private final Timer cutPause;
+  private final MeterRegistry registry;
+  /** Registered with the first spool: without one, /metrics shows no spool series. */
+  private Counter spoolFailures;
+  private Timer cutPause;
   private final AtomicBoolean spoolFailureLogged = new AtomicBoolean();
   private long cutEpoch = -1;
   private RuntimeException spoolFailure;
@@ -97,11 +99,7 @@ public final class Aggregator implements RecordSink {
         Counter.builder("sextant_records_rejected").tag("reason", "new_entities").register(registry);
     registry.gauge("sextant_aggregator_open_accumulators", openAccumulators);
     registry.gauge("sextant_aggregator_open_newcomer_accumulators", openNewcomers);
-    this.cutPause = Timer.builder("sextant_spool_cut_pause")
-        .description("how long a spool cut holds new batches: waiting for running ones, then copying accumulators")
-        .publishPercentiles(0.5, 0.99).register(registry);
-    this.spoolFailures = Counter.builder("sextant_spool_write_failures")
-        .description("batches of accepted records the spool could not write (kept in memory only)").register(registry);
+    this.registry = registry;
   }
 
   /**
@@ -110,7 +108,15 @@ public final class Aggregator implements RecordSink {
    * the snapshots it takes hold exactly the observations of the epochs before.
    */
   public void spoolTo(Spool spool) {
-    this.spool = spool;
+    if (spool != null && cutPause == null) {
+      cutPause = Timer.builder("sextant_spool_cut_pause")
+          .description("how long a spool cut holds new batches: waiting for running ones, then copying accumulators")
+          .publishPercentiles(0.5, 0.99).register(registry);
+      spoolFailures = Counter.builder("sextant_spool_write_failures")
+          .description("batches of accepted records the spool could not write (kept in memory only)")
+          .register(registry);
+    }
+    this.spool = spool; // volatile: publishes the meters to the threads that see the spool
   }
 
   @Override

@@ -113,7 +113,7 @@ public final class Flusher implements Component, LiveMetrics {
     this.flushTimer = Timer.builder("sextant_flush_duration").description("one collection of the aggregator")
         .publishPercentiles(0.5, 0.99).register(registry);
     this.spoolConfig = spool;
-    this.spoolStopped = Counter.builder("sextant_spool_stopped")
+    this.spoolStopped = spool == null ? null : Counter.builder("sextant_spool_stopped")
         .description("times spooling stopped because writing the spool failed (durability off until restart)")
         .register(registry);
     this.spool = spool == null ? null : new Spool(spool, writerId, registry);
