@@ -176,8 +176,12 @@ public final class SextantServer implements AutoCloseable {
         // Binary protobuf only: every client we serve speaks it, and JSON would need marshallers
         // for every message type (Envoy's Prometheus types have none).
         .supportedSerializationFormats(GrpcSerializationFormats.PROTO)
-        .addService(new GrpcHealthService(readiness::check))
-        .intercept(streams)
+        .addService(new GrpcHealthService(readiness::check));
+    int peerRate = config.integer("server.maxMessagesPerSecondPerPeer");
+    if (peerRate > 0) {
+      grpc.intercept(new PeerMessageRate(peerRate, config.integer("server.maxConnections"), registry));
+    }
+    grpc.intercept(streams)
         // Added last, so it runs first: a refused call never counts as an open stream.
         .intercept(security.receivers());
     StorageRecordWriter records = new StorageRecordWriter(storage);

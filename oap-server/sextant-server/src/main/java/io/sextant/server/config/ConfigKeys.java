@@ -33,6 +33,10 @@ public final class ConfigKeys {
               + " (armeria_server_connections shows how many are open)"),
       integer("server.maxStreamsPerConnection", 1000, 1, 1_000_000,
           "concurrent streams (calls) one connection may have open (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS)"),
+      integer("server.maxMessagesPerSecondPerPeer", 0, 0, 100_000_000,
+          "client-stream messages per second one address may send over all its streams; past it its streams are"
+              + " read at that rate (the peer waits, nothing is refused or lost; counted in"
+              + " sextant_grpc_throttled_messages_total); 0: no limit"),
       integer("server.maxConnectionAgeSeconds", 0, 0, 86_400,
           "connections older than this are asked to go (GOAWAY) once their calls end, so clients reconnect"
               + " and new collectors get a share; 0: never"),

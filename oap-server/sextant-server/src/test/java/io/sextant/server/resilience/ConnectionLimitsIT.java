@@ -2,6 +2,8 @@ package io.sextant.server.resilience;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.grpc.Status;
+import io.sextant.server.testing.Bookinfo;
 import io.sextant.server.testing.SextantExtension;
 import io.sextant.server.testing.TestServer;
 import java.io.IOException;
@@ -13,6 +15,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.skywalking.apm.network.servicemesh.v3.Protocol;
+import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -25,7 +29,29 @@ class ConnectionLimitsIT {
   @RegisterExtension
   static final SextantExtension SEXTANT = SextantExtension.perTest(Map.of("server.maxConnections", "4",
       // An idle timeout far above the PING interval: what closes the silent peer is the PING.
-      "server.pingIntervalSeconds", "1", "server.idleTimeoutSeconds", "30"));
+      "server.pingIntervalSeconds", "1", "server.idleTimeoutSeconds", "30",
+      "server.maxMessagesPerSecondPerPeer", "100"));
+
+  /**
+   * A peer that sends faster than server.maxMessagesPerSecondPerPeer is read at that rate: its
+   * stream takes longer, everything it sent is taken, and the wait is counted.
+   */
+  @Test
+  void aPeerSendingFasterThanItsRateIsSlowedDownNotRefused() throws Exception {
+    TestServer sextant = SEXTANT.server();
+    long time = System.currentTimeMillis();
+    List<ServiceMeshMetrics> messages = new Bookinfo(time).calls("fast-client", "fast-client-0", "fast-server",
+        "fast-server-0", "GET:/", 150, 5, 0, 0, Protocol.HTTP, true, true).messages(1);
+    long started = System.nanoTime();
+    assertThat(sextant.stream(messages)).isEqualTo(Status.OK);
+    long millis = (System.nanoTime() - started) / 1_000_000;
+    // 300 messages at 100 a second, the first second's 100 at once: about 2 s.
+    assertThat(millis).as("the stream was read at the peer's rate").isBetween(1_500L, 10_000L);
+    assertThat(sextant.get("/metrics")).contains("sextant_records_accepted_total{kind=\"call\"} 300.0");
+    String throttled = sextant.get("/metrics").lines()
+        .filter(l -> l.startsWith("sextant_grpc_throttled_messages_total")).findFirst().orElseThrow();
+    assertThat(Double.parseDouble(throttled.substring(throttled.lastIndexOf(' ') + 1))).isGreaterThanOrEqualTo(150);
+  }
 
   /**
    * A peer that opens a stream and then goes silent (its node lost, the network cut: no FIN, no
