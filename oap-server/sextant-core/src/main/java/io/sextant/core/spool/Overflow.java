@@ -29,6 +29,8 @@ import java.util.function.LongSupplier;
 public final class Overflow {
   private static final long SEGMENT_BYTES = 4 << 20;
   private static final int FRAME_BYTES = 1 << 20;
+  /** Rows of one segment put in front (a failed batch may be the whole write queue). */
+  private static final int SEGMENT_ROWS = 10_000;
   private static final Step[] STEPS = Step.values();
   private final Path dir;
   private final long maxBytes;
@@ -79,11 +81,15 @@ public final class Overflow {
     if (oldest.isEmpty()) {
       return 0;
     }
-    long n = segments.isEmpty() ? 0 : segments.firstKey() - 1;
-    try (FrameFile f = FrameFile.create(path(n))) {
-      Segment s = new Segment(f.path());
-      segments.put(n, s);
-      write(f, s, oldest);
+    // Segments of a bounded size, so reading one back never holds more than that in memory.
+    int chunks = (oldest.size() + SEGMENT_ROWS - 1) / SEGMENT_ROWS;
+    long first = (segments.isEmpty() ? 0 : segments.firstKey()) - chunks;
+    for (int c = 0; c < chunks; c++) {
+      try (FrameFile f = FrameFile.create(path(first + c))) {
+        Segment s = new Segment(f.path());
+        segments.put(first + c, s);
+        write(f, s, oldest.subList(c * SEGMENT_ROWS, Math.min(oldest.size(), (c + 1) * SEGMENT_ROWS)));
+      }
     }
     return bound();
   }

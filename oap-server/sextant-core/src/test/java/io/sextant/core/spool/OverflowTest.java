@@ -66,6 +66,24 @@ class OverflowTest {
   }
 
   @Test
+  void aLargeBatchPutInFrontIsSplitAndKeepsItsOrder() {
+    try (Spool spool = spool(64 << 20)) {
+      Overflow overflow = spool.overflow();
+      overflow.append(List.of(row("newest", 1)));
+      List<PartialRow> batch = IntStream.range(0, 25_000).mapToObj(n -> row("e" + n, n)).toList();
+      overflow.prepend(batch);
+      Overflow.Chunk first = overflow.head();
+      assertThat(first.rows()).as("one segment of a bounded size").hasSizeLessThan(batch.size());
+      overflow.consumed(first);
+      List<PartialRow> all = new ArrayList<>(first.rows());
+      all.addAll(drain(overflow));
+      assertThat(all).extracting(PartialRow::entityId)
+          .containsExactlyElementsOf(Stream.concat(batch.stream().map(PartialRow::entityId), Stream.of("newest"))
+              .toList());
+    }
+  }
+
+  @Test
   void pastTheSpoolsBoundTheOldestSegmentsGoAndTheirRowsAreCounted() throws IOException {
     try (Spool spool = spool(6 << 20)) {
       Overflow overflow = spool.overflow();
