@@ -17,6 +17,8 @@ record RunningSextant(LaunchedDistribution process, Clients clients) implements 
     int grpc = Integer.parseInt(all.computeIfAbsent("SEXTANT_SERVER_GRPC_PORT", k -> port()));
     int http = Integer.parseInt(all.computeIfAbsent("SEXTANT_SERVER_HTTP_PORT", k -> port()));
     all.putIfAbsent("SEXTANT_SERVER_DRAIN_READINESS_SECONDS", "0");
+    // The query warm-up would take a core for its seconds after each start; ShippedModesIT runs it.
+    all.putIfAbsent("SEXTANT_QUERY_WARM_UP_SECONDS", "0");
     LaunchedDistribution process = LaunchedDistribution.start(home, all);
     try {
       process.awaitReady(http, readyWithin);

@@ -208,6 +208,11 @@ public final class SextantServer implements AutoCloseable {
     Future<?> unusedBeat = storageProbe.scheduleWithFixedDelay(this::beat, 0, ROSTER_BEAT.toSeconds(),
         TimeUnit.SECONDS);
     readiness.serving();
+    int warmUp = config.integer("query.warmUpSeconds");
+    if (warmUp > 0) {
+      new QueryWarmUp(graphql, buckets.zone(), Clock.systemUTC(), Duration.ofSeconds(warmUp), registry)
+          .startInBackground();
+    }
     LOG.info("Sextant {} started: gRPC receivers on {}:{}, GraphQL on {}://{}:{}/graphql (collector {})",
         VERSION, grpcHost, grpcPort, security.httpTls() ? "https" : "http", httpHost, httpPort,
         config.string("core.collectorId"));

@@ -47,6 +47,7 @@ public final class TestServer implements AutoCloseable {
     // Feature tests write templates and profiling tasks anonymously, as on a laptop; who may write
     // by default is SecurityIT's subject.
     all.put("auth.anonymous", "editor");
+    all.put("query.warmUpSeconds", "0"); // a core for its seconds after each start; QueryWarmUpTest runs it
     all.putAll(overrides);
     server = new SextantServer(SextantConfig.defaults().with(all)).start();
   }

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Dashboards while the mesh is writing (issue 24's benchmark): GraphQL reads of the last 30
+# minutes on Elasticsearch, data written up to the read and live ingest running, with 1 or more
+# collectors sharing the index. Per run:
+#   1. Elasticsearch (the testkit's LocalElasticsearch, or ES_HOSTS) and COLLECTORS packaged
+#      servers (dist/target/sextant) on one index prefix, ports 11800+i / 12800+i;
+#   2. 30 minutes of history written through every collector (LoadGenerator --backfill-minutes=30,
+#      the same topology to each, so every minute has a partial per collector, as in a cluster);
+#   3. live ingest of RATE records/s spread over the collectors for the rest of the run;
+#   4. collector 1 restarted (SIGTERM, start): the reads go to it, and the first minute after its
+#      start is measured on its own (FIRST_SECONDS of the 4-expression dashboard, no warm-up);
+#   5. steady state, each query kind WARMUP s then QUERY_SECONDS s measured, one client thread:
+#      one-service expression (service_cpm), a 4-expression dashboard of one service, global
+#      topology. The window always ends at the server's current minute (still being written).
+# Results: OUT/summary.txt (the percentile lines of each phase) and one log per process.
+#
+# Usage: benchmarks/run-live-reads.sh            (COLLECTORS=1)
+#        COLLECTORS=3 benchmarks/run-live-reads.sh
+# Environment: COLLECTORS (1), RATE (20000), SERVICES (200), ENDPOINTS (5000), FIRST_SECONDS (60),
+#   WARMUP (20), QUERY_SECONDS (30), ES_HOSTS (empty: start one), OUT, JAVA_OPTS of the servers.
+# Builds nothing: ./mvnw -o -q -DskipTests install first (dist, benchmarks, testkit).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DIST="$ROOT/dist/target/sextant"
+CP="$ROOT/benchmarks/target/classes:$(cat "$ROOT/benchmarks/target/classpath.txt")"
+COLLECTORS="${COLLECTORS:-1}"
+RATE="${RATE:-20000}"
+SERVICES="${SERVICES:-200}"
+ENDPOINTS="${ENDPOINTS:-5000}"
+FIRST_SECONDS="${FIRST_SECONDS:-60}"
+WARMUP="${WARMUP:-20}"
+QUERY_SECONDS="${QUERY_SECONDS:-30}"
+OUT="${OUT:-$ROOT/benchmarks/target/live-reads-$COLLECTORS-$(date -u +%Y%m%dT%H%M%S)}"
+PREFIX="live$COLLECTORS$(date +%s)"
+export JAVA_OPTS="${JAVA_OPTS:--Xms256m -Xmx768m -XX:MaxDirectMemorySize=64m -XX:+UseParallelGC -XX:+ExitOnOutOfMemoryError}"
+TOPOLOGY=(--topology=random --services="$SERVICES" --endpoints="$ENDPOINTS" --batch=10 --seed=42)
+
+if [[ ! -x "$DIST/bin/sextant" || ! -f "$ROOT/benchmarks/target/classes/io/sextant/benchmarks/QueryLoad.class" ]]; then
+  echo "not built; run: ./mvnw -o -q -DskipTests install" >&2
+  exit 2
+fi
+for i in $(seq "$COLLECTORS"); do
+  if curl -fs -o /dev/null "http://127.0.0.1:$((12800 + i))/healthz" 2>/dev/null; then
+    echo "something already answers on 127.0.0.1:$((12800 + i))" >&2
+    exit 2
+  fi
+done
+mkdir -p "$OUT"
+echo "results and logs in $OUT"
+
+declare -A SERVER_PID=()
+LIVE_PIDS=()
+ES_PID=""
+cleanup() {
+  for p in "${LIVE_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${SERVER_PID[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  if [[ -n "$ES_PID" ]]; then kill "$ES_PID" 2>/dev/null || true; fi
+}
+trap cleanup EXIT INT TERM
+
+if [[ -z "${ES_HOSTS:-}" ]]; then
+  CP_FILE="$ROOT/oap-server/sextant-testkit/target/runtime-classpath.txt"
+  if [[ ! -s "$CP_FILE" ]]; then
+    (cd "$ROOT" && ./mvnw -B -q -o -pl oap-server/sextant-testkit dependency:build-classpath \
+      -Dmdep.outputFile="$CP_FILE" -Dmdep.includeScope=runtime)
+  fi
+  java -cp "$ROOT/oap-server/sextant-testkit/target/classes:$(cat "$CP_FILE")" \
+    io.sextant.testkit.elasticsearch.LocalElasticsearch "$OUT/es-hosts" >"$OUT/elasticsearch.log" 2>&1 &
+  ES_PID=$!
+  for _ in $(seq 180); do [[ -s "$OUT/es-hosts" ]] && break; sleep 1; done
+  [[ -s "$OUT/es-hosts" ]] || { echo "Elasticsearch did not start ($OUT/elasticsearch.log)" >&2; exit 1; }
+  ES_HOSTS="$(cat "$OUT/es-hosts")"
+fi
+
+# Starts collector $1 and waits until it is ready.
+start_collector() {
+  local i=$1
+  SEXTANT_SERVER_HOST=127.0.0.1 SEXTANT_SERVER_GRPC_PORT=$((11800 + i)) SEXTANT_SERVER_HTTP_PORT=$((12800 + i)) \
+  SEXTANT_STORAGE=elasticsearch SEXTANT_ES_HOSTS="$ES_HOSTS" SEXTANT_STORAGE_ELASTICSEARCH_INDEX_PREFIX="$PREFIX" \
+  SEXTANT_CORE_COLLECTOR_ID="c$i" SEXTANT_SERVER_DRAIN_READINESS_SECONDS=0 \
+    "$DIST/bin/sextant" >>"$OUT/collector-$i.log" 2>&1 &
+  SERVER_PID[$i]=$!
+  for _ in $(seq 240); do
+    curl -fs -o /dev/null "http://127.0.0.1:$((12800 + i))/readyz" 2>/dev/null && return 0
+    kill -0 "${SERVER_PID[$i]}" 2>/dev/null || break
+    sleep 0.5
+  done
+  echo "collector $i did not become ready ($OUT/collector-$i.log)" >&2
+  exit 1
+}
+
+# Live ingest to collector $1 for $2 seconds at $3 records/s.
+live() {
+  java -Xmx256m -cp "$CP" io.sextant.benchmarks.LoadGenerator "${TOPOLOGY[@]}" --target="127.0.0.1:$((11800 + $1))" \
+    --http="127.0.0.1:$((12800 + $1))" --duration="$2" --rate="$3" --verify=false --report=60 \
+    >>"$OUT/live-$1.log" 2>&1 &
+  LIVE_PIDS+=($!)
+}
+
+# Queries collector 1: $1 = name of the phase, the rest QueryLoad options.
+query() {
+  local name=$1
+  shift
+  java -Xmx256m -cp "$CP" io.sextant.benchmarks.QueryLoad --http=127.0.0.1:12801 --minutes=30 \
+    --server-pid="${SERVER_PID[1]}" "$@" >"$OUT/query-$name.log" 2>&1
+  { echo "== $name ($COLLECTORS collectors, $RATE rec/s live): $*"; sed -n '/^query /,/^$/p' "$OUT/query-$name.log"
+    grep -E '^server pid' "$OUT/query-$name.log" || true; } | tee -a "$OUT/summary.txt"
+}
+
+for i in $(seq "$COLLECTORS"); do start_collector "$i"; done
+echo "$COLLECTORS collectors on $ES_HOSTS, prefix $PREFIX; writing 30 minutes of history"
+BACKFILL=()
+for i in $(seq "$COLLECTORS"); do
+  java -Xmx512m -cp "$CP" io.sextant.benchmarks.LoadGenerator "${TOPOLOGY[@]}" --target="127.0.0.1:$((11800 + i))" \
+    --http="127.0.0.1:$((12800 + i))" --duration=60 --rate=$((RATE / COLLECTORS)) --backfill-minutes=30 \
+    >"$OUT/backfill-$i.log" 2>&1 &
+  BACKFILL+=($!)
+done
+for p in "${BACKFILL[@]}"; do wait "$p"; done
+
+RUN_SECONDS=$((FIRST_SECONDS + 3 * (WARMUP + QUERY_SECONDS) + 120))
+for i in $(seq 2 "$COLLECTORS"); do live "$i" "$RUN_SECONDS" $((RATE / COLLECTORS)); done
+# Collector 1 restarts: its generator comes after, as a sidecar reconnects.
+kill -TERM "${SERVER_PID[1]}"
+wait "${SERVER_PID[1]}" 2>/dev/null || true
+start_collector 1
+live 1 "$RUN_SECONDS" $((RATE / COLLECTORS))
+SERVICE="$(curl -fs -H 'Content-Type: application/json' "http://127.0.0.1:12801/graphql" \
+  -d '{"query":"{ listServices(layer: \"MESH\") { name } }"}' | python3 -c \
+  'import json,sys; print(sorted(s["name"] for s in json.load(sys.stdin)["data"]["listServices"])[0])')"
+echo "reads of service $SERVICE on collector 1, restarted"
+
+query first-minute-dashboard --queries=dashboard --dashboard-size=4 --service="$SERVICE" --warmup=0 \
+  --duration="$FIRST_SECONDS"
+query expression --queries=expression --expression=service_cpm --service="$SERVICE" --warmup="$WARMUP" \
+  --duration="$QUERY_SECONDS"
+query dashboard --queries=dashboard --dashboard-size=4 --service="$SERVICE" --warmup="$WARMUP" \
+  --duration="$QUERY_SECONDS"
+query topology --queries=global-topology --warmup="$WARMUP" --duration="$QUERY_SECONDS"
+for i in $(seq "$COLLECTORS"); do
+  grep -E "^sextant_records_accepted_total\{kind=\"call\"\}" <(curl -fs "http://127.0.0.1:$((12800 + i))/metrics") \
+    | sed "s/^/collector $i: /" | tee -a "$OUT/summary.txt"
+done

@@ -1,0 +1,152 @@
+package io.sextant.server.assembly;
+
+import graphql.ExecutionInput;
+import graphql.ExecutionResult;
+import graphql.GraphQL;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sextant.query.graphql.Caller;
+import io.sextant.query.graphql.Deadline;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the query path a dashboard takes for a few seconds after a start, on one low-priority
+ * thread: the mesh service dashboard's expressions and the topology over the last 30 minutes,
+ * for a few of the services stored. A fresh JVM answers its first dashboards several times
+ * slower than a warm one (classes loaded, code compiled, the read cache and Elasticsearch's own
+ * caches empty); this pays that while the collector starts taking traffic rather than on the
+ * first person who opens the UI. Read-only, and through the same engine as HTTP requests.
+ */
+final class QueryWarmUp {
+  private static final Logger LOG = LoggerFactory.getLogger(QueryWarmUp.class);
+  private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm");
+  private static final int SERVICES = 3;
+  private static final List<String> DASHBOARD = List.of("service_cpm", "service_resp_time", "service_sla/100",
+      "service_apdex/10000", "service_percentile{p='50,75,90,95,99'}", "avg(service_cpm)");
+  private static final String VALUES = " { type error results { metric { labels { key value } }"
+      + " values { id value } } }";
+
+  private final GraphQL graphql;
+  private final Counter requests;
+  private final Counter errors;
+  private final ZoneId zone;
+  private final Clock clock;
+  private final Duration budget;
+  private final Caller caller = new Caller("warm-up", Caller.Role.VIEWER);
+
+  QueryWarmUp(GraphQL graphql, ZoneId zone, Clock clock, Duration budget, MeterRegistry registry) {
+    this.graphql = graphql;
+    this.requests = Counter.builder("sextant_query_warm_up_requests")
+        .description("GraphQL requests the query warm-up made after the start (query.warmUpSeconds)")
+        .register(registry);
+    this.errors = Counter.builder("sextant_query_warm_up_errors")
+        .description("warm-up requests answered with errors (the first is logged)").register(registry);
+    this.zone = zone;
+    this.clock = clock;
+    this.budget = budget;
+  }
+
+  /** Starts the warm-up on its own daemon thread; returns at once. */
+  void startInBackground() {
+    Thread t = new Thread(this::run, "sextant-query-warm-up");
+    t.setDaemon(true);
+    t.setPriority(Thread.MIN_PRIORITY);
+    t.start();
+  }
+
+  /** Runs until the budget is spent; returns the requests made. */
+  int run() {
+    long started = System.nanoTime();
+    long end = started + budget.toNanos();
+    int made = 0;
+    long firstNanos = 0;
+    long lastNanos = 0;
+    try {
+      Map<String, Object> duration = lastHalfHour();
+      List<Map<String, Object>> services = services();
+      while (System.nanoTime() < end && !Thread.currentThread().isInterrupted()) {
+        long round = System.nanoTime();
+        for (Map<String, Object> service : services) {
+          execute(dashboard(), Map.of("entity", entity(service), "duration", duration));
+        }
+        execute("query ($d: Duration!) { getGlobalTopology(layer: \"MESH\", duration: $d) { nodes { id name type"
+            + " isReal layers } calls { id source target detectPoints } } }", Map.of("d", duration));
+        made += services.size() + 1;
+        lastNanos = System.nanoTime() - round;
+        if (firstNanos == 0) {
+          firstNanos = lastNanos;
+        }
+      }
+      LOG.info("warmed up the query path: {} requests in {} ms; a dashboard round took {} ms at first, {} ms at"
+          + " the end", made, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+          TimeUnit.NANOSECONDS.toMillis(firstNanos), TimeUnit.NANOSECONDS.toMillis(lastNanos));
+    } catch (RuntimeException e) {
+      LOG.info("query warm-up stopped after {} requests: {}", made, e.toString());
+    }
+    return made;
+  }
+
+  private static String dashboard() {
+    StringBuilder q = new StringBuilder("query ($entity: Entity!, $duration: Duration!) {");
+    for (int i = 0; i < DASHBOARD.size(); i++) {
+      q.append(" m").append(i).append(": execExpression(expression: \"").append(DASHBOARD.get(i))
+          .append("\", entity: $entity, duration: $duration)").append(VALUES);
+    }
+    return q.append(" }").toString();
+  }
+
+  /** Up to {@link #SERVICES} mesh services stored; a name nobody uses when there are none yet. */
+  @SuppressWarnings("unchecked")
+  private List<Map<String, Object>> services() {
+    Object data = execute("{ listServices(layer: \"MESH\") { name normal } }", Map.of()).getData();
+    List<Map<String, Object>> listed = data == null ? List.of()
+        : (List<Map<String, Object>>) ((Map<String, Object>) data).get("listServices");
+    List<Map<String, Object>> out = new ArrayList<>();
+    if (listed != null) {
+      listed.stream().limit(SERVICES).forEach(out::add);
+    }
+    if (out.isEmpty()) {
+      out.add(Map.of("name", "sextant-warm-up", "normal", true));
+    }
+    return out;
+  }
+
+  private static Map<String, Object> entity(Map<String, Object> service) {
+    Map<String, Object> e = new LinkedHashMap<>();
+    e.put("scope", "Service");
+    e.put("serviceName", service.get("name"));
+    e.put("normal", service.get("normal"));
+    return e;
+  }
+
+  private Map<String, Object> lastHalfHour() {
+    Instant now = clock.instant();
+    return Map.of("start", MINUTE.format(now.minus(Duration.ofMinutes(29)).atZone(zone)),
+        "end", MINUTE.format(now.atZone(zone)), "step", "MINUTE");
+  }
+
+  private ExecutionResult execute(String query, Map<String, Object> variables) {
+    ExecutionResult result = graphql.execute(ExecutionInput.newExecutionInput().query(query).variables(variables)
+        .graphQLContext(Map.of(Deadline.KEY, System.nanoTime() + TimeUnit.SECONDS.toNanos(10), Caller.KEY, caller))
+        .build());
+    requests.increment();
+    if (!result.getErrors().isEmpty()) {
+      if (errors.count() == 0) {
+        LOG.warn("a query warm-up request was answered with errors: {}", result.getErrors().get(0).getMessage());
+      }
+      errors.increment();
+    }
+    return result;
+  }
+}
