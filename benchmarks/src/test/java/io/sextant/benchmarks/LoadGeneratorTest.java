@@ -48,8 +48,9 @@ class LoadGeneratorTest {
   @Test
   void chunkedCallsReportTheServersStatus() throws Exception {
     int grpcPort = freePort();
-    SextantServer server = new SextantServer(SextantConfig.defaults().with(Map.of("server.host", "127.0.0.1",
-        "server.grpcPort", String.valueOf(grpcPort), "server.httpPort", String.valueOf(freePort())))).start();
+    SextantServer server = new SextantServer(SextantConfig.defaults().with(Map.of("query.warmUpSeconds", "0",
+        "server.host", "127.0.0.1", "server.grpcPort", String.valueOf(grpcPort),
+        "server.httpPort", String.valueOf(freePort())))).start();
     try {
       WebClient client = WebClient.builder("http://127.0.0.1:" + grpcPort).responseTimeoutMillis(0).build();
       ClientStream<ServiceMeshMetrics> call =

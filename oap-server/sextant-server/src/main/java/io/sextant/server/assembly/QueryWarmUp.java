@@ -21,17 +21,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the query path a dashboard takes for a few seconds after a start, on one low-priority
- * thread: the mesh service dashboard's expressions and the topology over the last 30 minutes,
- * for a few of the services stored. A fresh JVM answers its first dashboards several times
- * slower than a warm one (classes loaded, code compiled, the read cache and Elasticsearch's own
- * caches empty); this pays that while the collector starts taking traffic rather than on the
- * first person who opens the UI. Read-only, and through the same engine as HTTP requests.
+ * Runs the query path a dashboard takes for a few seconds after a start (at most 200 rounds, at
+ * most half of one low-priority thread's time): the mesh service dashboard's expressions and the
+ * topology over the last 30 minutes, for a few of the services stored. A fresh JVM answers its
+ * first dashboards several times slower than a warm one (classes loaded, code compiled, the read
+ * cache and Elasticsearch's own caches empty); this pays that while the collector starts taking
+ * traffic rather than on the first person who opens the UI. Read-only, and through the same
+ * engine as HTTP requests.
  */
 final class QueryWarmUp {
   private static final Logger LOG = LoggerFactory.getLogger(QueryWarmUp.class);
   private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm");
   private static final int SERVICES = 3;
+  /** Rounds after which the code is compiled and the caches hold the window: enough, budget or not. */
+  private static final int MAX_ROUNDS = 200;
   private static final List<String> DASHBOARD = List.of("service_cpm", "service_resp_time", "service_sla/100",
       "service_apdex/10000", "service_percentile{p='50,75,90,95,99'}", "avg(service_cpm)");
   private static final String VALUES = " { type error results { metric { labels { key value } }"
@@ -75,7 +78,7 @@ final class QueryWarmUp {
     try {
       Map<String, Object> duration = lastHalfHour();
       List<Map<String, Object>> services = services();
-      while (System.nanoTime() < end && !Thread.currentThread().isInterrupted()) {
+      for (int rounds = 0; rounds < MAX_ROUNDS && System.nanoTime() < end; rounds++) {
         long round = System.nanoTime();
         for (Map<String, Object> service : services) {
           execute(dashboard(), Map.of("entity", entity(service), "duration", duration));
@@ -87,12 +90,16 @@ final class QueryWarmUp {
         if (firstNanos == 0) {
           firstNanos = lastNanos;
         }
+        // Half the time at most: the collector is taking its first traffic meanwhile.
+        TimeUnit.NANOSECONDS.sleep(lastNanos);
       }
       LOG.info("warmed up the query path: {} requests in {} ms; a dashboard round took {} ms at first, {} ms at"
           + " the end", made, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
           TimeUnit.NANOSECONDS.toMillis(firstNanos), TimeUnit.NANOSECONDS.toMillis(lastNanos));
     } catch (RuntimeException e) {
       LOG.info("query warm-up stopped after {} requests: {}", made, e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
     return made;
   }
