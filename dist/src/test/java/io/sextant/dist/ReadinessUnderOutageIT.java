@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The deployment we recommend, through an Elasticsearch outage: three collectors started from the
  * configuration the chart renders for Elasticsearch, clients that reach a collector only while its
  * {@code /readyz} answers 200 (as kube-proxy and the headless Service's DNS do), and Elasticsearch
- * frozen with SIGSTOP under load for {@code -Dsextant.outage.seconds} (default 120). Every collector
+ * frozen with SIGSTOP under load for {@code -Dsextant.outage.seconds} (default 90). Every collector
  * stays ready through it, reports storage down, and the totals afterwards are exactly what the
  * clients sent.
  */
@@ -71,7 +71,7 @@ class ReadinessUnderOutageIT {
   @Test
   void collectorsStayReadyThroughAnOutageAndTheTotalsAreExact() throws Exception {
     Helm helm = Helm.required();
-    long outageSeconds = Long.getLong("sextant.outage.seconds", 120);
+    long outageSeconds = Long.getLong("sextant.outage.seconds", 90);
     Path home = ShippedTarball.unpack(dir);
     List<Collector> collectors = new ArrayList<>();
     ScheduledExecutorService balancer = Executors.newSingleThreadScheduledExecutor();

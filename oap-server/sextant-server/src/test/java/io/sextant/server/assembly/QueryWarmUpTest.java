@@ -14,14 +14,14 @@ import org.junit.jupiter.api.Test;
 class QueryWarmUpTest {
   @Test
   void theWarmUpRunsTheDashboardQueriesWithoutErrorsAndStops() throws Exception {
-    try (TestServer sextant = new TestServer(Map.of("query.warmUpSeconds", "2"))) {
+    try (TestServer sextant = new TestServer(Map.of("query.warmUpSeconds", "1"))) {
       assertThat(sextant.stream(Bookinfo.standard(System.currentTimeMillis()).messages(5)).isOk()).isTrue();
       assertThat(sextant.get("/readyz")).isEqualTo("ready");
-      Thread.sleep(3_000);
+      Thread.sleep(1_500);
       double made = metric(sextant, "sextant_query_warm_up_requests_total");
       assertThat(made).as("warm-up requests").isPositive();
       assertThat(metric(sextant, "sextant_query_warm_up_errors_total")).as("answered with errors").isZero();
-      Thread.sleep(500);
+      Thread.sleep(300);
       assertThat(metric(sextant, "sextant_query_warm_up_requests_total")).as("stopped after its seconds")
           .isEqualTo(made);
     }
