@@ -221,19 +221,20 @@ final class WriteQueue {
       } catch (RuntimeException e) {
         storageDown = true;
         failures.increment();
+        List<PartialRow> failedRows = batch.rowList(); // restoring merges newer rows in, or clears them
         synchronized (pending) {
           // Rows that went to the overflow while the batch was out are newer versions: it goes in front.
           boolean behindOverflow = overflow != null && !overflow.isEmpty();
           pending.restore(batch, !behindOverflow);
           if (behindOverflow) {
-            toOverflow(batch.rowList(), true);
+            toOverflow(failedRows, true);
           }
           spill();
           pendingCount = pending.rowCount();
           pendingBytes = pending.rowBytes();
           countDrops();
         }
-        warn("writing " + batch.rows.size() + " partial rows failed, will retry: " + e);
+        warn("writing " + failedRows.size() + " partial rows failed, will retry: " + e);
       }
     } finally {
       writeLock.unlock();

@@ -92,7 +92,7 @@ class WriteQueueOverflowTest {
     };
     try (Spool spool = new Spool(new SpoolConfig(dir, 64 << 20, SpoolConfig.Fsync.NEVER, 1000), "c@1", registry)) {
       WriteQueue queue = new WriteQueue(storage, 32 << 10, 1000, spool.overflow(), registry);
-      queue.queue(List.of(row("a", 1)), List.of(), entities);
+      queue.queue(List.of(row("a", 1), row("only-in-batch", 7)), List.of(), entities);
       CompletableFuture<Void> first = CompletableFuture.runAsync(queue::write); // holds version 1 in flight
       assertThat(writing.await(10, TimeUnit.SECONDS)).isTrue();
       // Version 2, then enough rows to push it (the oldest waiting) to disk.
@@ -105,6 +105,7 @@ class WriteQueueOverflowTest {
       storage.down = false;
       queue.write();
       assertThat(stored(storage, "a")).as("the newest version is the one stored").isEqualTo(2);
+      assertThat(stored(storage, "only-in-batch")).as("a row of the failed batch alone is kept").isEqualTo(7);
       assertThat(registry.get("sextant_flush_partials_dropped").counter().count()).isZero();
     }
   }
