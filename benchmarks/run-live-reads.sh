@@ -59,19 +59,9 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-if [[ -z "${ES_HOSTS:-}" ]]; then
-  CP_FILE="$ROOT/oap-server/sextant-testkit/target/runtime-classpath.txt"
-  if [[ ! -s "$CP_FILE" ]]; then
-    (cd "$ROOT" && ./mvnw -B -q -o -pl oap-server/sextant-testkit dependency:build-classpath \
-      -Dmdep.outputFile="$CP_FILE" -Dmdep.includeScope=runtime)
-  fi
-  java -cp "$ROOT/oap-server/sextant-testkit/target/classes:$(cat "$CP_FILE")" \
-    io.sextant.testkit.elasticsearch.LocalElasticsearch "$OUT/es-hosts" >"$OUT/elasticsearch.log" 2>&1 &
-  ES_PID=$!
-  for _ in $(seq 180); do [[ -s "$OUT/es-hosts" ]] && break; sleep 1; done
-  [[ -s "$OUT/es-hosts" ]] || { echo "Elasticsearch did not start ($OUT/elasticsearch.log)" >&2; exit 1; }
-  ES_HOSTS="$(cat "$OUT/es-hosts")"
-fi
+# shellcheck source=lib/elasticsearch.sh
+source "$ROOT/benchmarks/lib/elasticsearch.sh"
+start_elasticsearch "$OUT"
 
 # Starts collector $1 and waits until it is ready.
 start_collector() {

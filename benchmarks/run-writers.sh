@@ -84,25 +84,9 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-if [[ -z "${ES_HOSTS:-}" ]]; then
-  CP_FILE="$ROOT/oap-server/sextant-testkit/target/runtime-classpath.txt"
-  if [[ ! -s "$CP_FILE" ]]; then
-    (cd "$ROOT" && ./mvnw -B -q -o -pl oap-server/sextant-testkit dependency:build-classpath \
-      -Dmdep.outputFile="$CP_FILE" -Dmdep.includeScope=runtime)
-  fi
-  HOSTS_FILE="$OUT/es-hosts"
-  rm -f "$HOSTS_FILE"
-  "$JAVA" -cp "$ROOT/oap-server/sextant-testkit/target/classes:$(cat "$CP_FILE")" \
-    io.sextant.testkit.elasticsearch.LocalElasticsearch "$HOSTS_FILE" >"$OUT/elasticsearch.log" 2>&1 &
-  ES_PID=$!
-  for _ in $(seq 1 180); do
-    [[ -s "$HOSTS_FILE" ]] && break
-    kill -0 "$ES_PID" 2>/dev/null || { echo "Elasticsearch failed to start ($OUT/elasticsearch.log)" >&2; exit 1; }
-    sleep 1
-  done
-  [[ -s "$HOSTS_FILE" ]] || { echo "Elasticsearch did not start in time" >&2; exit 1; }
-  ES_HOSTS="$(cat "$HOSTS_FILE")"
-fi
+# shellcheck source=lib/elasticsearch.sh
+source "$ROOT/benchmarks/lib/elasticsearch.sh"
+start_elasticsearch "$OUT"
 ES="http://${ES_HOSTS%%,*}"
 echo "Elasticsearch at $ES"
 
