@@ -3,8 +3,11 @@ package io.sextant.benchmarks;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sextant.api.model.CallRecord;
 import io.sextant.core.aggregate.Aggregator;
+import io.sextant.core.spool.ObservationCodec;
+import io.sextant.core.spool.Out;
 import io.sextant.core.spool.Spool;
 import io.sextant.core.spool.SpoolConfig;
+import io.sextant.core.spool.StringTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -110,6 +113,27 @@ public class SpoolBenchmark {
   @OperationsPerInvocation(BATCH)
   public void batchOf10TwoThreads(Cursor cursor) {
     offerBatch(cursor);
+  }
+
+  /** The encoding alone: a batch of records into a buffer, as a spooling thread writes them. */
+  @Benchmark
+  @Threads(1)
+  @OperationsPerInvocation(BATCH)
+  public int encodeBatchOf10(Encoder encoder) {
+    encoder.out.reset();
+    for (int i = 0; i < BATCH; i++) {
+      ObservationCodec.write(encoder.out, records[encoder.next++ & (AggregatorBenchmark.RECORDS - 1)], false,
+          encoder.names);
+    }
+    return encoder.out.size();
+  }
+
+  /** One thread's encoding state. */
+  @State(Scope.Thread)
+  public static class Encoder {
+    final Out out = new Out(16 << 10);
+    final StringTable names = new StringTable();
+    int next;
   }
 
   private void offerBatch(Cursor cursor) {

@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.StampedLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,7 +68,7 @@ public final class Aggregator implements RecordSink {
   private volatile Slot lastSlot = new Slot(Long.MIN_VALUE, 0);
   private final Newcomers newcomers;
   /** Batches spool while holding it shared; a collection takes it exclusively (a cut). */
-  private final ReentrantReadWriteLock cutLock = new ReentrantReadWriteLock();
+  private final StampedLock cutLock = new StampedLock(); // cheaper for readers than a ReentrantReadWriteLock
   private volatile Spool spool;
   private final ThreadLocal<Batch> batches = ThreadLocal.withInitial(Batch::new);
   private final MeterRegistry registry;
@@ -127,9 +127,12 @@ public final class Aggregator implements RecordSink {
       offers.run();
       return;
     }
-    cutLock.readLock().lock();
+    long stamp = cutLock.readLock();
     b.active = true;
     long epoch = s.epoch(); // stable while the cut lock is held
+    if (b.spoolWriter == null || !b.spoolWriter.of(s)) {
+      b.spoolWriter = s.writer(b.writer);
+    }
     if (epoch != b.epoch) {
       b.epoch = epoch;
       b.names.clear(); // a new file: its numbers start anew
@@ -139,9 +142,9 @@ public final class Aggregator implements RecordSink {
     } finally {
       b.active = false;
       try {
-        spoolWrite(s, b.out);
+        spoolWrite(b);
       } finally {
-        cutLock.readLock().unlock();
+        cutLock.unlockRead(stamp);
       }
       if (b.out.capacity() > MAX_BATCH_BYTES) {
         batches.remove(); // one huge message does not keep its buffer on every thread
@@ -156,14 +159,16 @@ public final class Aggregator implements RecordSink {
     final int writer = WRITERS.incrementAndGet();
     final Out out = new Out(16 << 10);
     final StringTable names = new StringTable();
+    /** This thread's files in the spool. */
+    Spool.Writer spoolWriter;
     long epoch = -1;
     boolean active;
     boolean created;
   }
 
-  private void spoolWrite(Spool s, Out out) {
+  private void spoolWrite(Batch b) {
     try {
-      s.observed(out);
+      b.spoolWriter.append(b.out);
     } catch (RuntimeException e) {
       // Accepted and aggregated, only not durable: failing the client would make it send them twice.
       spoolFailures.increment();
@@ -171,7 +176,7 @@ public final class Aggregator implements RecordSink {
         LOG.error("cannot write accepted records to the spool (logged once); they are kept in memory only", e);
       }
     } finally {
-      out.reset();
+      b.out.reset();
     }
   }
 
@@ -208,7 +213,7 @@ public final class Aggregator implements RecordSink {
     }
     ObservationCodec.write(b.out, observation, b.created, b.names);
     if (b.out.size() > MAX_BATCH_BYTES) {
-      spoolWrite(spool, b.out);
+      spoolWrite(b);
     }
   }
 
@@ -419,7 +424,7 @@ public final class Aggregator implements RecordSink {
       return collectNow(closeBefore, closeAll, includeOpen);
     }
     long started = System.nanoTime();
-    cutLock.writeLock().lock();
+    long stamp = cutLock.writeLock();
     try {
       try {
         cutEpoch = s.rotate();
@@ -430,7 +435,7 @@ public final class Aggregator implements RecordSink {
       }
       return collectNow(closeBefore, closeAll, includeOpen);
     } finally {
-      cutLock.writeLock().unlock();
+      cutLock.unlockWrite(stamp);
       cutPause.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
     }
   }

@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * so a killed collector's successor loses nothing (docs/architecture.md, "The spool"). One
  * directory per run (writer id) holding two kinds of frame files:
  * <ul>
- *   <li>{@code obs-<epoch>}: the observations accepted in one epoch, between two cuts;
+ *   <li>{@code obs-<epoch>-<writer>}: the observations one thread accepted in one epoch, between
+ *       two cuts (a file per thread, so accepting threads never wait for each other to write);
  *   <li>{@code cut-<epoch>}: what the flusher made of the aggregator at the cut closing that epoch
  *       (its snapshots, from time to time a checkpoint of its roll-ups), ended by an end frame;
  *   <li>{@code rows-<n>}: rows the write queue had no room for in memory ({@link Overflow}).
@@ -47,14 +48,13 @@ public final class Spool implements AutoCloseable {
   private final ScheduledExecutorService syncer;
   private final Counter droppedBytes;
   private final Counter corruptFiles;
-  /** Observation files by epoch, the current one last. */
-  private final TreeMap<Long, FrameFile> observations = new TreeMap<>();
+  /** Observation files by epoch (one per writer that appended in it), the current epoch last. */
+  private final TreeMap<Long, List<FrameFile>> observations = new TreeMap<>();
   /** Complete cut files by epoch; true if the cut holds a checkpoint. */
   private final TreeMap<Long, CutEntry> cuts = new TreeMap<>();
   /** Runs recovered from, deleted once storage has this run's writes up to the given epoch. */
   private final Map<Path, Long> recoveredRuns = new TreeMap<>();
   private final Overflow overflow;
-  private volatile FrameFile current;
   private volatile long epoch;
   private long storedBytes;
 
@@ -78,8 +78,6 @@ public final class Spool implements AutoCloseable {
     Gauge.builder("sextant_spool_bytes", this, Spool::bytes).description("bytes held in the spool")
         .register(registry);
     this.overflow = new Overflow(runDir, config.maxBytes(), this::bytes);
-    this.current = FrameFile.create(runDir.resolve(name("obs", 0)));
-    observations.put(0L, current);
     if (config.fsync() == SpoolConfig.Fsync.INTERVAL) {
       syncer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "sextant-spool-sync");
@@ -97,16 +95,50 @@ public final class Spool implements AutoCloseable {
     return writerId;
   }
 
-  /** Appends accepted observations (one or more, as {@link ObservationCodec} wrote them) to this epoch. */
-  public void observed(Out observations) {
-    if (observations.size() == 0) {
-      return;
+  /** An appender of observations for one thread; {@code id} names its files and tags its frames. */
+  public Writer writer(int id) {
+    return new Writer(id);
+  }
+
+  /**
+   * One thread's observations: its own file in each epoch, opened by its first append there. Not
+   * thread-safe; appends hold off {@link #rotate} (the aggregator's cut lock).
+   */
+  public final class Writer {
+    private final int id;
+    private FrameFile file;
+    private long fileEpoch = -1;
+
+    private Writer(int id) {
+      this.id = id;
     }
-    FrameFile f = current;
-    f.append(observations);
-    if (config.fsync() == SpoolConfig.Fsync.ALWAYS) {
-      f.force();
+
+    /** True if it writes to {@code spool}. */
+    public boolean of(Spool spool) {
+      return spool == Spool.this;
     }
+
+    /** Appends accepted observations (one or more, as {@link ObservationCodec} wrote them) to this epoch. */
+    public void append(Out observations) {
+      if (observations.size() == 0) {
+        return;
+      }
+      long now = epoch;
+      if (file == null || fileEpoch != now) {
+        file = open(now, id);
+        fileEpoch = now;
+      }
+      file.append(observations);
+      if (config.fsync() == SpoolConfig.Fsync.ALWAYS) {
+        file.force();
+      }
+    }
+  }
+
+  private synchronized FrameFile open(long epoch, int writer) {
+    FrameFile f = FrameFile.create(runDir.resolve("obs-" + String.format("%019d", epoch) + "-" + writer + ".log"));
+    observations.computeIfAbsent(epoch, e -> new ArrayList<>()).add(f);
+    return f;
   }
 
   /**
@@ -114,11 +146,7 @@ public final class Spool implements AutoCloseable {
    * cut lock). Returns the epoch that ended, whose cut the caller writes next.
    */
   public synchronized long rotate() {
-    long ended = epoch++;
-    FrameFile next = FrameFile.create(runDir.resolve(name("obs", epoch)));
-    observations.put(epoch, next);
-    current = next;
-    return ended;
+    return epoch++;
   }
 
   /** Writes the cut closing {@code epoch}: frames, then {@link CutWriter#complete}. */
@@ -161,11 +189,11 @@ public final class Spool implements AutoCloseable {
       synchronized (Spool.this) {
         cuts.put(epoch, new CutEntry(file.path(), file.bytes(), checkpoint));
         storedBytes += file.bytes();
-        for (Iterator<Map.Entry<Long, FrameFile>> it = observations.headMap(epoch, true).entrySet().iterator();
-            it.hasNext(); ) {
-          FrameFile f = it.next().getValue();
-          f.close();
-          delete(f.path());
+        for (Iterator<List<FrameFile>> it = observations.headMap(epoch, true).values().iterator(); it.hasNext(); ) {
+          for (FrameFile f : it.next()) {
+            f.close();
+            delete(f.path());
+          }
           it.remove();
         }
         bound();
@@ -222,8 +250,10 @@ public final class Spool implements AutoCloseable {
   /** Bytes in this run's files, its overflow's included. */
   public synchronized long bytes() {
     long obs = 0;
-    for (FrameFile f : observations.values()) {
-      obs += f.bytes();
+    for (List<FrameFile> files : observations.values()) {
+      for (FrameFile f : files) {
+        obs += f.bytes();
+      }
     }
     return storedBytes + obs + overflow.bytes();
   }
@@ -234,10 +264,16 @@ public final class Spool implements AutoCloseable {
   }
 
   private void syncObservations() {
-    try {
-      current.force();
-    } catch (RuntimeException e) {
-      LOG.debug("spool sync raced a rotation", e); // the rotated file is forced by its cut
+    List<FrameFile> files;
+    synchronized (this) {
+      files = List.copyOf(observations.getOrDefault(epoch, List.of()));
+    }
+    for (FrameFile f : files) {
+      try {
+        f.force();
+      } catch (RuntimeException e) {
+        LOG.debug("spool sync raced a cut", e); // a cut forces its epoch's effect itself
+      }
     }
   }
 
@@ -264,14 +300,14 @@ public final class Spool implements AutoCloseable {
   private DeadRun deadRun(Path dir) throws IOException {
     String writer = Files.readString(dir.resolve(WRITER_FILE), StandardCharsets.UTF_8);
     TreeMap<Long, Path> cutFiles = new TreeMap<>();
-    TreeMap<Long, Path> obsFiles = new TreeMap<>();
+    TreeMap<Long, List<Path>> obsFiles = new TreeMap<>();
     try (Stream<Path> files = Files.list(dir)) {
-      for (Path f : files.toList()) {
+      for (Path f : files.sorted().toList()) {
         String n = f.getFileName().toString();
         if (n.startsWith("cut-")) {
-          cutFiles.put(Long.parseLong(n.substring(4, n.length() - 4)), f);
+          cutFiles.put(epochOf(n), f);
         } else if (n.startsWith("obs-")) {
-          obsFiles.put(Long.parseLong(n.substring(4, n.length() - 4)), f);
+          obsFiles.computeIfAbsent(epochOf(n), e -> new ArrayList<>()).add(f);
         }
       }
     }
@@ -283,9 +319,9 @@ public final class Spool implements AutoCloseable {
     private final String writerId;
     private final Path dir;
     private final TreeMap<Long, Path> cutFiles;
-    private final TreeMap<Long, Path> obsFiles;
+    private final TreeMap<Long, List<Path>> obsFiles;
 
-    private DeadRun(String writerId, Path dir, TreeMap<Long, Path> cutFiles, TreeMap<Long, Path> obsFiles) {
+    private DeadRun(String writerId, Path dir, TreeMap<Long, Path> cutFiles, TreeMap<Long, List<Path>> obsFiles) {
       this.writerId = writerId;
       this.dir = dir;
       this.cutFiles = cutFiles;
@@ -326,10 +362,12 @@ public final class Spool implements AutoCloseable {
      * gives the frame reader of each file (string tables are per file).
      */
     public void observationsAfter(long lastCut, Supplier<Consumer<In>> files) {
-      for (Path f : obsFiles.tailMap(lastCut, false).values()) {
-        Consumer<In> frames = files.get();
-        if (!FrameFile.read(f, b -> frames.accept(new In(b)))) {
-          corruptFiles.increment();
+      for (List<Path> epochFiles : obsFiles.tailMap(lastCut, false).values()) {
+        for (Path f : epochFiles) {
+          Consumer<In> frames = files.get();
+          if (!FrameFile.read(f, b -> frames.accept(new In(b)))) {
+            corruptFiles.increment();
+          }
         }
       }
     }
@@ -339,7 +377,7 @@ public final class Spool implements AutoCloseable {
      * cuts stay until storage has this run's writes up to {@code epoch} (the recovered rows).
      */
     public void recovered(long epoch) {
-      obsFiles.values().forEach(Spool::delete);
+      obsFiles.values().forEach(files -> files.forEach(Spool::delete));
       obsFiles.clear();
       synchronized (Spool.this) {
         recoveredRuns.put(dir, epoch);
@@ -367,12 +405,14 @@ public final class Spool implements AutoCloseable {
       if (syncer != null) {
         syncer.shutdownNow();
       }
-      for (FrameFile f : observations.values()) {
-        try {
-          f.force();
-          f.close();
-        } catch (RuntimeException e) {
-          LOG.warn("closing spool file {} failed: {}", f.path(), e.toString());
+      for (List<FrameFile> files : observations.values()) {
+        for (FrameFile f : files) {
+          try {
+            f.force();
+            f.close();
+          } catch (RuntimeException e) {
+            LOG.warn("closing spool file {} failed: {}", f.path(), e.toString());
+          }
         }
       }
     }
@@ -380,6 +420,15 @@ public final class Spool implements AutoCloseable {
 
   private static String name(String kind, long epoch) {
     return kind + "-" + String.format("%019d", epoch) + ".log";
+  }
+
+  /**
+   * The epoch in {@code cut-<epoch>.log}, {@code obs-<epoch>-<writer>.log} or {@code
+   * obs-<epoch>.log} (one file for all writers, as earlier builds wrote: their spools are still taken over).
+   */
+  private static long epochOf(String fileName) {
+    int end = fileName.indexOf('-', 4);
+    return Long.parseLong(fileName.substring(4, end < 0 ? fileName.length() - 4 : end));
   }
 
   private static void delete(Path p) {

@@ -1,6 +1,7 @@
 package io.sextant.core.spool;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 
@@ -17,11 +18,19 @@ public final class StringTable {
   private static final int LITERAL = 1;
   private static final int DEFINE = 2;
   private static final int FIRST_ID = 3;
+  private static final int RECENT = 1024;
   private final HashMap<String, Integer> ids = new HashMap<>();
+  /**
+   * A direct-mapped cache of the map by the string's identity: the receivers hand out one instance
+   * per repeated name, so most lookups end here without the map's node and box.
+   */
+  private final String[] recentStrings = new String[RECENT];
+  private final int[] recentIds = new int[RECENT];
 
   /** Forgets every number: the writer starts a new file. */
   public void clear() {
     ids.clear();
+    Arrays.fill(recentStrings, null);
   }
 
   void write(Out o, String s) {
@@ -29,12 +38,21 @@ public final class StringTable {
       o.varint(NULL);
       return;
     }
+    int slot = s.hashCode() & (RECENT - 1);
+    if (recentStrings[slot] == s) {
+      o.varint(FIRST_ID + (long) recentIds[slot]);
+      return;
+    }
     Integer id = ids.get(s);
     if (id != null) {
+      recentStrings[slot] = s;
+      recentIds[slot] = id;
       o.varint(FIRST_ID + (long) id);
       return;
     }
     if (ids.size() < MAX) {
+      recentStrings[slot] = s;
+      recentIds[slot] = ids.size();
       ids.put(s, ids.size());
       o.varint(DEFINE);
     } else {

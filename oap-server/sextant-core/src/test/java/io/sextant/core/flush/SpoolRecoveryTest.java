@@ -166,6 +166,24 @@ class SpoolRecoveryTest {
   }
 
   @Test
+  void observationsInOneFileForAllWritersAsEarlierBuildsWroteThemAreTakenOver() throws IOException {
+    Run first = new Run(0);
+    first.calls(now, 12);
+    first.flusher.flush(false);
+    first.calls(now, 5);
+    try (Stream<Path> files = Files.walk(spool)) {
+      Path observations = files.filter(p -> p.getFileName().toString().startsWith("obs-")).findFirst().orElseThrow();
+      String name = observations.getFileName().toString();
+      Files.move(observations, observations.resolveSibling(name.substring(0, name.lastIndexOf('-')) + ".log"));
+    }
+
+    Run second = new Run(0);
+    second.flusher.start();
+    second.flusher.close();
+    assertTotals(17, 0);
+  }
+
+  @Test
   void recordsArrivingDuringCutsAreInExactlyOneOfThem() throws Exception {
     Run first = new Run(0);
     int threads = 3;
@@ -199,7 +217,10 @@ class SpoolRecoveryTest {
       run.calls(now, 100);
       run.flusher.flush(false);
     }
-    assertThat(spoolFiles()).as("the writer file, the current epoch's records and the last cut").isEqualTo(3);
+    assertThat(spoolFiles()).as("the writer file and the last cut (an epoch has files once records arrive)")
+        .isEqualTo(2);
+    run.calls(now, 1);
+    assertThat(spoolFiles()).as("and the file of the thread that spooled a record").isEqualTo(3);
 
     storage.down = true;
     for (int cut = 0; cut < 200; cut++) {
