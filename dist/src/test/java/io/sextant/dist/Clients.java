@@ -76,6 +76,10 @@ final class Clients {
     return GrpcClients.builder("http://127.0.0.1:" + grpcPort).build(type);
   }
 
+  int grpcPort() {
+    return grpcPort;
+  }
+
   int httpPort() {
     return httpPort;
   }

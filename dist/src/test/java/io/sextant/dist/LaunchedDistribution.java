@@ -88,6 +88,14 @@ final class LaunchedDistribution implements AutoCloseable {
   }
 
 
+  /** Its exit code; fails with the output if it is still running after {@code timeout}. */
+  int awaitExit(Duration timeout) throws InterruptedException {
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new AssertionError("Sextant still runs after " + timeout + ":\n" + output());
+    }
+    return process.exitValue();
+  }
+
   /** SIGKILL, as the kernel's OOM killer or a node losing power stops it: no hook runs. */
   void kill() throws InterruptedException {
     process.destroyForcibly();

@@ -126,6 +126,19 @@ class ShippedModesIT {
     assertThat(c.value("service_cpm", "serviceName: \"shipped-backend\"", time)).isEqualTo("7");
   }
 
+  /** A port already taken: the process exits naming it, instead of running on without serving. */
+  @Test
+  void aTakenPortEndsTheProcessWithTheReason() throws Exception {
+    int taken = memory.clients().grpcPort();
+    try (LaunchedDistribution second = LaunchedDistribution.start(home, Map.of("SEXTANT_SERVER_GRPC_PORT",
+        String.valueOf(taken), "SEXTANT_SERVER_HTTP_PORT", RunningSextant.port(), "SEXTANT_QUERY_WARM_UP_SECONDS",
+        "0"))) {
+      assertThat(second.awaitExit(Duration.ofSeconds(60))).isEqualTo(1);
+      assertThat(second.output()).contains("Sextant could not start: cannot listen on")
+          .contains(":" + taken + " (server.grpcPort)").contains("Address already in use");
+    }
+  }
+
   @Test
   void asShippedTheDefaultAlarmRulesAreLoadedAndValid() throws Exception {
     awaitLogged(memory.process(), "alarms: 7 rules from " + home.resolve("config").resolve("alarm-settings.yml"));
@@ -310,8 +323,9 @@ class ShippedModesIT {
       Thread.sleep(500);
       minutes = minuteTotal(c, from, to);
     }
-    System.out.printf("spool: %d calls sent (%d to spool-backend); minutes of spool-backend %d, hours %d, days %d%n",
-        all, backend, minutes, stored(prefix, "hour"), stored(prefix, "day"));
+    System.out.printf("spool: %d calls sent (%d to spool-backend); minutes of spool-backend %d (all stored minutes %d),"
+        + " hours %d, days %d%n", all, backend, minutes, stored(prefix, "minute"), stored(prefix, "hour"),
+        stored(prefix, "day"));
     assertThat(minutes).as("calls to spool-backend in the minutes, as GraphQL answers").isEqualTo(backend);
     assertThat(stored(prefix, "hour")).as("calls in the stored hour partials").isEqualTo(all);
     assertThat(stored(prefix, "day")).as("calls in the stored day partials").isEqualTo(all);

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.LoggerFactory;
 
 /** Entry point: {@code sextant [--config path/to/application.yml]}. */
 public final class Main {
@@ -53,7 +54,16 @@ public final class Main {
       System.exit(2);
       return;
     }
-    server.start();
+    try {
+      server.start();
+    } catch (RuntimeException e) {
+      // Half started (a port taken): the threads already running would keep up a process that serves
+      // nothing. Exit as a killed collector would (the spool, if any, is taken over at the next start),
+      // so a supervisor sees it and the log says why.
+      LoggerFactory.getLogger(Main.class).error("Sextant could not start: {}", e.getMessage(), e);
+      System.exit(1);
+      return;
+    }
     Runtime.getRuntime().addShutdownHook(new Thread(server::drain, "sextant-shutdown"));
   }
 }

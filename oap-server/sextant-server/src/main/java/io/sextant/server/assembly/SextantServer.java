@@ -49,6 +49,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
@@ -202,7 +203,13 @@ public final class SextantServer implements AutoCloseable {
         registry, readiness, security, alarms.status(advertisedHost() + "_" + grpcPort),
         new ServerStatus(roster, storage::retention, config));
     server = sb.build();
-    server.start().join();
+    try {
+      server.start().join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw new IllegalStateException("cannot listen on " + grpcHost + ":" + grpcPort + " (server.grpcPort) and "
+          + httpHost + ":" + httpPort + " (server.httpPort): " + cause.getMessage(), cause);
+    }
     alarms.start(checkSeconds);
     // Storage I/O that may block: on the probe's thread, never the keeper's.
     Future<?> unusedBeat = storageProbe.scheduleWithFixedDelay(this::beat, 0, ROSTER_BEAT.toSeconds(),
