@@ -27,7 +27,6 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.ThreadParams;
 
 /**
  * What the write-ahead spool adds to the aggregator's hot path: records offered ten to a batch (a
@@ -90,28 +89,17 @@ public class SpoolBenchmark {
     }
   }
 
-  /** Each thread walks the records from its own offset. */
-  @State(Scope.Thread)
-  public static class Cursor {
-    int next;
-
-    @Setup(Level.Trial)
-    public void setUp(ThreadParams thread) {
-      next = thread.getThreadIndex() * (AggregatorBenchmark.RECORDS / 2 + 101);
-    }
-  }
-
   @Benchmark
   @Threads(1)
   @OperationsPerInvocation(BATCH)
-  public void batchOf10(Cursor cursor) {
+  public void batchOf10(AggregatorBenchmark.Cursor cursor) {
     offerBatch(cursor);
   }
 
   @Benchmark
   @Threads(2)
   @OperationsPerInvocation(BATCH)
-  public void batchOf10TwoThreads(Cursor cursor) {
+  public void batchOf10TwoThreads(AggregatorBenchmark.Cursor cursor) {
     offerBatch(cursor);
   }
 
@@ -136,7 +124,7 @@ public class SpoolBenchmark {
     int next;
   }
 
-  private void offerBatch(Cursor cursor) {
+  private void offerBatch(AggregatorBenchmark.Cursor cursor) {
     aggregator.batch(() -> {
       for (int i = 0; i < BATCH; i++) {
         aggregator.offer(records[cursor.next++ & (AggregatorBenchmark.RECORDS - 1)]);

@@ -136,7 +136,7 @@ public final class Spool implements AutoCloseable {
   }
 
   private synchronized FrameFile open(long epoch, int writer) {
-    FrameFile f = FrameFile.create(runDir.resolve("obs-" + String.format("%019d", epoch) + "-" + writer + ".log"));
+    FrameFile f = FrameFile.create(runDir.resolve(name("obs", epoch) + "-" + writer + ".log"));
     observations.computeIfAbsent(epoch, e -> new ArrayList<>()).add(f);
     return f;
   }
@@ -151,7 +151,7 @@ public final class Spool implements AutoCloseable {
 
   /** Writes the cut closing {@code epoch}: frames, then {@link CutWriter#complete}. */
   public CutWriter cut(long epoch) {
-    return new CutWriter(epoch, FrameFile.create(runDir.resolve(name("cut", epoch))));
+    return new CutWriter(epoch, FrameFile.create(runDir.resolve(name("cut", epoch) + ".log")));
   }
 
   /** One cut file being written; frames must not start with the byte {@code 'E'}. */
@@ -418,8 +418,9 @@ public final class Spool implements AutoCloseable {
     }
   }
 
+  /** {@code <kind>-<epoch>}, the epoch zero-padded so names sort by it. */
   private static String name(String kind, long epoch) {
-    return kind + "-" + String.format("%019d", epoch) + ".log";
+    return kind + "-" + String.format("%019d", epoch);
   }
 
   /**

@@ -147,16 +147,9 @@ class SpoolRecoveryTest {
 
   @Test
   void aTornLastFrameIsSkippedAndCountedAndTheRestRecovered() throws IOException {
-    Run first = new Run(0);
-    first.calls(now, 12);
-    first.flusher.flush(false);
-    first.calls(now, 5);
-    try (Stream<Path> files = Files.walk(spool)) {
-      Path observations = files.filter(p -> p.getFileName().toString().startsWith("obs-"))
-          .filter(p -> p.toFile().length() > 0).findFirst().orElseThrow();
-      // A machine that stopped mid-write: half a frame header and some of its payload.
-      Files.write(observations, new byte[] {0, 0, 1, 0, 7, 7, 7, 7, 1, 2, 3}, StandardOpenOption.APPEND);
-    }
+    Path observations = runWith12CollectedAnd5UncollectedCalls();
+    // A machine that stopped mid-write: half a frame header and some of its payload.
+    Files.write(observations, new byte[] {0, 0, 1, 0, 7, 7, 7, 7, 1, 2, 3}, StandardOpenOption.APPEND);
 
     Run second = new Run(0);
     second.flusher.start();
@@ -167,20 +160,26 @@ class SpoolRecoveryTest {
 
   @Test
   void observationsInOneFileForAllWritersAsEarlierBuildsWroteThemAreTakenOver() throws IOException {
-    Run first = new Run(0);
-    first.calls(now, 12);
-    first.flusher.flush(false);
-    first.calls(now, 5);
-    try (Stream<Path> files = Files.walk(spool)) {
-      Path observations = files.filter(p -> p.getFileName().toString().startsWith("obs-")).findFirst().orElseThrow();
-      String name = observations.getFileName().toString();
-      Files.move(observations, observations.resolveSibling(name.substring(0, name.lastIndexOf('-')) + ".log"));
-    }
+    Path observations = runWith12CollectedAnd5UncollectedCalls();
+    String name = observations.getFileName().toString();
+    Files.move(observations, observations.resolveSibling(name.substring(0, name.lastIndexOf('-')) + ".log"));
 
     Run second = new Run(0);
     second.flusher.start();
     second.flusher.close();
     assertTotals(17, 0);
+  }
+
+  /** A run left with 12 calls in a cut and 5 only in its observation file, which it returns. */
+  private Path runWith12CollectedAnd5UncollectedCalls() throws IOException {
+    Run first = new Run(0);
+    first.calls(now, 12);
+    first.flusher.flush(false);
+    first.calls(now, 5);
+    try (Stream<Path> files = Files.walk(spool)) {
+      return files.filter(p -> p.getFileName().toString().startsWith("obs-")).filter(p -> p.toFile().length() > 0)
+          .findFirst().orElseThrow();
+    }
   }
 
   @Test
