@@ -59,8 +59,8 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-# shellcheck source=lib/elasticsearch.sh
-source "$ROOT/benchmarks/lib/elasticsearch.sh"
+# shellcheck source=../scripts/lib/elasticsearch.sh
+source "$ROOT/scripts/lib/elasticsearch.sh"
 start_elasticsearch "$OUT"
 
 # Starts collector $1 and waits until it is ready.

@@ -84,8 +84,8 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-# shellcheck source=lib/elasticsearch.sh
-source "$ROOT/benchmarks/lib/elasticsearch.sh"
+# shellcheck source=../scripts/lib/elasticsearch.sh
+source "$ROOT/scripts/lib/elasticsearch.sh"
 start_elasticsearch "$OUT"
 ES="http://${ES_HOSTS%%,*}"
 echo "Elasticsearch at $ES"

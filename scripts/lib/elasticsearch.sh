@@ -1,6 +1,7 @@
-# Sourced by the benchmark scripts: start_elasticsearch OUT starts the testkit's LocalElasticsearch
-# (unless ES_HOSTS names one already), logging to OUT/elasticsearch.log, and sets ES_PID (empty
-# when none was started) and ES_HOSTS. Needs ROOT; the caller stops ES_PID when it is done.
+# Sourced by scripts/run-with-elasticsearch.sh and the benchmark scripts: start_elasticsearch OUT
+# starts the testkit's LocalElasticsearch (unless ES_HOSTS names one already), logging to
+# OUT/elasticsearch.log, and sets ES_PID (empty when none was started) and ES_HOSTS. Needs ROOT;
+# the caller stops ES_PID when it is done.
 start_elasticsearch() {
   local out=$1
   ES_PID=""
