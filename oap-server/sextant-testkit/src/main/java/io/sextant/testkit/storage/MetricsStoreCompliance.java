@@ -5,12 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.storage.PartialRow;
 import io.sextant.api.time.Step;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /**
  * The {@link io.sextant.api.storage.MetricsStore} contract: partial rows are read back metric by
- * metric, by entity and inclusive bucket range, and a rewritten partial replaces itself.
+ * metric, by entity and inclusive bucket range, and a rewritten partial replaces itself; compaction
+ * of a closed minute changes no total, whoever compacts, however often, and wherever it stops.
  */
 public abstract class MetricsStoreCompliance extends StorageCompliance {
   /** A row of one metric, its group named after it. */
@@ -92,5 +100,145 @@ public abstract class MetricsStoreCompliance extends StorageCompliance {
     assertThat(read.stream().filter(x -> x.sequence() == 1 && x.writerId().equals("c1")).findFirst().orElseThrow()
         .sketch())
         .containsExactly(sketch);
+  }
+
+  // Compaction: rows of one group (two metrics) for two entities of one minute.
+  private static final long MINUTE = 202611221100L;
+  private static final List<String> ENTITIES = List.of("YQ==.1", "Yg==.1");
+
+  private static PartialRow closed(String entity, String writer, long seq, long count) {
+    return new PartialRow("CALL_SERVICE", entity, Step.MINUTE, MINUTE, writer, seq, List.of(
+        new PartialRow.Cell("service_cpm", new long[] {count, 0, 0}, null),
+        new PartialRow.Cell("service_sla", new long[] {count, count - 1, 0}, null)), true, List.of());
+  }
+
+  /** What a metric function's merge does to counters; sketches are not merged here. */
+  private static List<PartialRow.Cell> sum(List<PartialRow> rows) {
+    Map<String, long[]> sums = new TreeMap<>();
+    for (PartialRow r : rows) {
+      for (PartialRow.Cell c : r.cells()) {
+        long[] into = sums.computeIfAbsent(c.metric(), m -> new long[3]);
+        for (int i = 0; i < 3; i++) {
+          into[i] += c.values()[i];
+        }
+      }
+    }
+    return sums.entrySet().stream().map(e -> new PartialRow.Cell(e.getKey(), e.getValue(), null)).toList();
+  }
+
+  /** The metric's counters of each entity in the minute, as a query merges them. */
+  private Map<String, List<Long>> totals(String metric) {
+    Map<String, List<Long>> out = new TreeMap<>();
+    for (MetricPartial p : storage.metrics().read(metric, ENTITIES, Step.MINUTE, MINUTE, MINUTE)) {
+      List<Long> t = out.computeIfAbsent(p.entityId(), e -> new ArrayList<>(List.of(0L, 0L)));
+      t.set(0, t.get(0) + p.values()[0]);
+      t.set(1, t.get(1) + p.values()[1]);
+    }
+    return out;
+  }
+
+  private int partialsRead() {
+    return storage.metrics().read("service_cpm", ENTITIES, Step.MINUTE, MINUTE, MINUTE).size();
+  }
+
+  private void compact() throws Exception {
+    storage.metrics().compact(Step.MINUTE, MINUTE, 0, 1, MetricsStoreCompliance::sum);
+    awaitWrites();
+  }
+
+  /** Three collectors' closed rows and a killed collector's open one (never closed), per entity. */
+  private void writeThreeClosedAndOneOpen() throws Exception {
+    List<PartialRow> rows = new ArrayList<>();
+    for (String e : ENTITIES) {
+      rows.add(closed(e, "c1", 1, 10));
+      rows.add(closed(e, "c2", 1, 20));
+      rows.add(closed(e, "c3", 1, 30));
+      rows.add(new PartialRow("CALL_SERVICE", e, Step.MINUTE, MINUTE, "dead", 1,
+          List.of(new PartialRow.Cell("service_cpm", new long[] {4, 0, 0}, null))));
+    }
+    storage.metrics().write(rows);
+    awaitWrites();
+  }
+
+  @Test
+  void compactionMergesClosedRowsIntoOneAndReadsAddUpExactlyAsBefore() throws Exception {
+    writeThreeClosedAndOneOpen();
+    Map<String, List<Long>> cpm = totals("service_cpm");
+    Map<String, List<Long>> sla = totals("service_sla");
+    assertThat(cpm).containsEntry("YQ==.1", List.of(64L, 0L));
+    assertThat(partialsRead()).isEqualTo(8);
+
+    compact();
+
+    assertThat(totals("service_cpm")).isEqualTo(cpm);
+    assertThat(totals("service_sla")).isEqualTo(sla);
+    // Per entity: the compacted partial and the row that was never closed.
+    assertThat(storage.metrics().read("service_cpm", ENTITIES, Step.MINUTE, MINUTE, MINUTE))
+        .extracting(p -> p.entityId() + " " + p.writerId() + " " + p.values()[0])
+        .containsExactlyInAnyOrder("YQ==.1 (compacted) 60", "YQ==.1 dead 4", "Yg==.1 (compacted) 60", "Yg==.1 dead 4");
+    compact(); // nothing new: nothing changes
+    assertThat(totals("service_cpm")).isEqualTo(cpm);
+    assertThat(partialsRead()).isEqualTo(4);
+  }
+
+  @Test
+  void rowsClosedAfterACompactionAddUpAndTheNextCompactionFoldsThem() throws Exception {
+    writeThreeClosedAndOneOpen();
+    compact();
+    // Late data (a new sequence) and a collector back from an outage, both closed after the compaction.
+    storage.metrics().write(List.of(closed("YQ==.1", "c1", 2, 5), closed("YQ==.1", "c4", 1, 7)));
+    awaitWrites();
+    assertThat(totals("service_cpm")).containsEntry("YQ==.1", List.of(76L, 0L));
+
+    compact();
+
+    assertThat(totals("service_cpm")).containsEntry("YQ==.1", List.of(76L, 0L)).containsEntry("Yg==.1",
+        List.of(64L, 0L));
+    assertThat(totals("service_sla")).containsEntry("YQ==.1", List.of(72L, 67L));
+    assertThat(storage.metrics().read("service_cpm", List.of("YQ==.1"), Step.MINUTE, MINUTE, MINUTE))
+        .extracting(p -> p.writerId() + "/" + p.sequence() + "=" + p.values()[0])
+        .containsExactlyInAnyOrder("(compacted)/2=72", "dead/1=4"); // the earlier compacted partial folded in
+  }
+
+  @Test
+  void aCompactorKilledBetweenCreatingAndDeletingCountsNothingTwice() throws Exception {
+    writeThreeClosedAndOneOpen();
+    Map<String, List<Long>> cpm = totals("service_cpm");
+    // What a compactor killed after creating its row and before deleting the rows it covers leaves.
+    storage.metrics().write(List.of(new PartialRow("CALL_SERVICE", "YQ==.1", Step.MINUTE, MINUTE,
+        MetricPartial.COMPACTED, 1, List.of(new PartialRow.Cell("service_cpm", new long[] {60, 0, 0}, null),
+            new PartialRow.Cell("service_sla", new long[] {60, 57, 0}, null)), true,
+        List.of("c1|1", "c2|1", "c3|1"))));
+    awaitWrites();
+    assertThat(totals("service_cpm")).isEqualTo(cpm);
+
+    compact(); // the next compactor deletes what the first one covered, and compacts the other entity
+
+    assertThat(totals("service_cpm")).isEqualTo(cpm);
+    assertThat(partialsRead()).isEqualTo(4);
+  }
+
+  @Test
+  void compactorsRacingOverTheSameMinuteAndSharesCountEveryRowOnce() throws Exception {
+    writeThreeClosedAndOneOpen();
+    Map<String, List<Long>> cpm = totals("service_cpm");
+    // Two collectors that disagree on the roster: one compacts everything, the others half each.
+    List<Callable<Object>> compactors = List.of(
+        () -> storage.metrics().compact(Step.MINUTE, MINUTE, 0, 1, MetricsStoreCompliance::sum),
+        () -> storage.metrics().compact(Step.MINUTE, MINUTE, 0, 2, MetricsStoreCompliance::sum),
+        () -> storage.metrics().compact(Step.MINUTE, MINUTE, 1, 2, MetricsStoreCompliance::sum));
+    ExecutorService pool = Executors.newFixedThreadPool(3);
+    try {
+      for (Future<Object> f : pool.invokeAll(compactors)) {
+        f.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
+    awaitWrites();
+    assertThat(totals("service_cpm")).isEqualTo(cpm);
+    compact();
+    assertThat(totals("service_cpm")).isEqualTo(cpm);
+    assertThat(partialsRead()).isEqualTo(4);
   }
 }

@@ -147,8 +147,8 @@ public final class ElasticsearchStorage implements StorageComponent {
           "entity":{"type":"keyword"},"step":{"type":"keyword"},
           "bucket":{"type":"long"},"writer":{"type":"keyword"},"seq":{"type":"long"},
           "group":{"type":"keyword"},"metrics":{"type":"keyword"},"rid":{"type":"keyword"},
-          "written":{"type":"long"},"states":{"type":"object","enabled":false}}}""");
-    addWrittenField();
+          "written":{"type":"long"},"states":{"type":"object","enabled":false},""" + LATER_METRIC_FIELDS + "}}");
+    addLaterMetricFields();
     template("edges", indices.edgesPattern(), settings, """
         {"dynamic":"strict","properties":{
           "key":{"type":"keyword","eager_global_ordinals":true},"scope":{"type":"keyword"},
@@ -178,18 +178,23 @@ public final class ElasticsearchStorage implements StorageComponent {
           "parked":{"type":"long"},"document":{"type":"object","enabled":false}}}""");
   }
 
+  /** The metrics fields added after the first release: compaction's (closed, slot, covers). */
+  private static final String LATER_METRIC_FIELDS = """
+      "closed":{"type":"boolean"},"slot":{"type":"integer"},
+      "covers":{"type":"keyword","index":false,"doc_values":false}""";
+
   /**
-   * Metrics indices made by an older Sextant have a strict mapping without {@code written}: add it,
-   * or documents stamped with it would be refused. Their old documents have none, so a cached read
-   * finds them only in its first, full read.
+   * Metrics indices made by an older Sextant have a strict mapping without {@code written} and the
+   * compaction fields: add them, or documents carrying them would be refused. Their old documents
+   * have none, so a cached read finds them only in its first, full read, and they are not compacted.
    */
-  private void addWrittenField() {
+  private void addLaterMetricFields() {
     try {
-      String json = "{\"properties\":{\"" + Bulk.WRITTEN + "\":{\"type\":\"long\"}}}";
+      String json = "{\"properties\":{\"" + Bulk.WRITTEN + "\":{\"type\":\"long\"}," + LATER_METRIC_FIELDS + "}}";
       client.indices().putMapping(m -> m.index(indices.prefix() + "-metrics-*").allowNoIndices(true)
           .withJson(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8))));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot add the written field to the metrics indices", e);
+      throw new UncheckedIOException("cannot add the later fields to the metrics indices", e);
     }
   }
 

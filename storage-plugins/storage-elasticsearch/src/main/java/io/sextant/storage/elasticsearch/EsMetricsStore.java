@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sextant.api.storage.CoveredPartials;
 import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.storage.MetricsStore;
 import io.sextant.api.storage.PartialRow;
@@ -41,6 +42,7 @@ final class EsMetricsStore implements MetricsStore {
   /** Counts this collector's publishes: a read never joins a search that began before the last one. */
   private final AtomicLong publishes = new AtomicLong();
   private final long marginMillis;
+  private final EsCompaction compaction;
   private final Counter fullReads;
   private final Counter deltaReads;
 
@@ -59,6 +61,7 @@ final class EsMetricsStore implements MetricsStore {
     this.indices = indices;
     this.cache = cacheBytes > 0 ? new PartialCache(cacheBytes) : null;
     this.marginMillis = marginMillis;
+    this.compaction = new EsCompaction(client, indices, this::doc);
     String description = "single-entity metric reads: full (nothing cached) or delta (documents written since)";
     this.fullReads = Counter.builder("sextant_es_metric_reads").tag("kind", "full").description(description)
         .register(registry);
@@ -93,16 +96,28 @@ final class EsMetricsStore implements MetricsStore {
     d.put("writer", r.writerId());
     d.put("seq", r.sequence());
     d.put("rid", id);
+    d.put("slot", PartialRow.slot(r.entityId()));
+    if (r.closed()) {
+      d.put("closed", true);
+    }
+    if (!r.covers().isEmpty()) {
+      d.put("covers", r.covers());
+    }
     d.put(Bulk.WRITTEN, 0L); // stamped when sent
     d.put("states", states);
     return new Bulk.Doc(indices.metrics(r.step(), r.bucket()), id, d);
   }
 
   @Override
+  public Compaction compact(Step step, long bucket, int share, int shares, RowMerger merger) {
+    return compaction.compact(step, bucket, share, shares, merger);
+  }
+
+  @Override
   public List<MetricPartial> read(String metric, Collection<String> entityIds, Step step, long startBucket,
       long endBucket) {
     if (cache == null || entityIds == null || entityIds.size() != 1) {
-      return search(metric, entityIds, step, startBucket, endBucket, null);
+      return CoveredPartials.resolve(search(metric, entityIds, step, startBucket, endBucket, null));
     }
     PartialCache.SeriesKey key = new PartialCache.SeriesKey(entityIds.iterator().next(), step);
     List<MetricPartial> out = new ArrayList<>();
@@ -111,7 +126,7 @@ final class EsMetricsStore implements MetricsStore {
         out.add(p);
       }
     }
-    return out;
+    return CoveredPartials.resolve(out);
   }
 
   /**
@@ -197,7 +212,8 @@ final class EsMetricsStore implements MetricsStore {
           .should(s -> s.range(r -> r.untyped(u -> u.field(Bulk.WRITTEN).gte(JsonData.of(writtenSince)))))
           .should(s -> s.range(r -> r.untyped(u -> u.field("bucket").gt(JsonData.of(since.toBucket()))))))));
     }
-    List<String> fields = List.of("entity", "bucket", "writer", "seq", metric == null ? "states" : "states." + metric);
+    List<String> fields = List.of("entity", "bucket", "writer", "seq", "covers",
+        metric == null ? "states" : "states." + metric);
     List<MetricPartial> out = new ArrayList<>();
     Search.all(client, indices.metrics(step, startBucket, endBucket), filters, fields, "rid", d -> {
       if (metric != null) {
@@ -212,15 +228,26 @@ final class EsMetricsStore implements MetricsStore {
   }
 
   private static MetricPartial partial(String metric, Step step, Map<String, Object> d) {
-    Map<?, ?> state = (Map<?, ?>) ((Map<?, ?>) d.get("states")).get(metric);
+    PartialRow.Cell c = cell(metric, (Map<?, ?>) ((Map<?, ?>) d.get("states")).get(metric));
+    return new MetricPartial(metric, (String) d.get("entity"), step, ((Number) d.get("bucket")).longValue(),
+        (String) d.get("writer"), ((Number) d.get("seq")).longValue(), c.values(), c.sketch(),
+        Boolean.TRUE.equals(d.get("closed")), covers(d));
+  }
+
+  /** One metric's state as a document holds it. */
+  static PartialRow.Cell cell(String metric, Map<?, ?> state) {
     List<?> v = (List<?>) state.get("v");
     long[] values = new long[v.size()];
     for (int i = 0; i < values.length; i++) {
       values[i] = ((Number) v.get(i)).longValue();
     }
     Object sketch = state.get("s");
-    return new MetricPartial(metric, (String) d.get("entity"), step, ((Number) d.get("bucket")).longValue(),
-        (String) d.get("writer"), ((Number) d.get("seq")).longValue(), values,
-        sketch == null ? null : Base64.getDecoder().decode((String) sketch));
+    return new PartialRow.Cell(metric, values, sketch == null ? null : Base64.getDecoder().decode((String) sketch));
+  }
+
+  @SuppressWarnings("unchecked")
+  static List<String> covers(Map<String, Object> d) {
+    Object covers = d.get("covers");
+    return covers == null ? List.of() : (List<String>) covers;
   }
 }

@@ -1,9 +1,12 @@
 package io.sextant.storage.elasticsearch;
 
+import io.sextant.api.storage.CoveredPartials;
 import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.time.Step;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -54,6 +57,14 @@ final class PartialCache {
       }
       for (MetricPartial p : newer) {
         if (p.bucket() >= newFrom && p.bucket() <= newTo) {
+          merged.put(PartialKey.of(p), p);
+        }
+      }
+      // Partials a compacted partial covers were deleted from storage: not kept here either.
+      List<MetricPartial> resolved = CoveredPartials.resolve(new ArrayList<>(merged.values()));
+      if (resolved.size() < merged.size()) {
+        merged = new LinkedHashMap<>();
+        for (MetricPartial p : resolved) {
           merged.put(PartialKey.of(p), p);
         }
       }

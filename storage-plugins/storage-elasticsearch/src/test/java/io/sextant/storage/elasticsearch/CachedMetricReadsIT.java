@@ -15,9 +15,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -117,6 +121,87 @@ class CachedMetricReadsIT {
     writerA.publish();
     assertSameAsPlain(FIRST, FIRST + MINUTES);
     assertSameAsPlain(FIRST, FIRST + MINUTES);
+  }
+
+  @Test
+  void cachedReadsAddUpAsUncachedWhileCollectorsWriteAndCompact() throws Exception {
+    List<ElasticsearchStorage> writers = List.of(open(0, new SimpleMeterRegistry()), open(0, new SimpleMeterRegistry()),
+        open(0, new SimpleMeterRegistry()));
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicLong created = new AtomicLong();
+    ExecutorService compactor = Executors.newSingleThreadExecutor();
+    try {
+      Future<?> compacting = compactor.submit(() -> {
+        while (!stop.get()) {
+          for (long m = FIRST; m < FIRST + MINUTES && !stop.get(); m++) {
+            created.addAndGet(writers.get(0).metrics().compact(Step.MINUTE, m, 0, 1, CachedMetricReadsIT::sum)
+                .rowsCreated());
+          }
+        }
+        return null;
+      });
+      for (int round = 0; round < 6; round++) {
+        // Each collector closes a new sequence of every minute (late data), and the newest minute grows.
+        for (int w = 0; w < writers.size(); w++) {
+          List<PartialRow> rows = new ArrayList<>();
+          for (int m = 0; m < MINUTES; m++) {
+            rows.add(closed(row("w" + w, FIRST + m, round, 1 + w + m + round)));
+          }
+          writers.get(w).metrics().write(rows);
+          writers.get(w).publish();
+        }
+        for (int read = 0; read < 3; read++) {
+          for (String metric : List.of("service_cpm", "service_percentile")) {
+            assertThat(totals(cached, metric)).as("round %d, %s", round, metric).isEqualTo(totals(plain, metric));
+          }
+        }
+      }
+      stop.set(true);
+      compacting.get();
+    } finally {
+      stop.set(true);
+      compactor.shutdownNow();
+    }
+    assertThat(created.get()).as("compacted rows made while reading").isPositive();
+    for (long m = FIRST; m < FIRST + MINUTES; m++) {
+      writers.get(0).metrics().compact(Step.MINUTE, m, 0, 1, CachedMetricReadsIT::sum);
+    }
+    plain.publish();
+    assertThat(totals(cached, "service_cpm")).isEqualTo(totals(plain, "service_cpm"));
+    // Closed data is now one row per minute however many collectors wrote it.
+    assertThat(plain.metrics().read("service_cpm", List.of(SERVICE), Step.MINUTE, FIRST, FIRST + MINUTES - 1))
+        .hasSize(MINUTES).allMatch(p -> p.writerId().equals(MetricPartial.COMPACTED));
+  }
+
+  private static PartialRow closed(PartialRow r) {
+    return new PartialRow(r.group(), r.entityId(), r.step(), r.bucket(), r.writerId(), r.sequence(), r.cells(), true,
+        List.of());
+  }
+
+  /** Merges counters as the metric functions do; sketches are not compared by {@link #totals}. */
+  private static List<PartialRow.Cell> sum(List<PartialRow> rows) {
+    Map<String, long[]> sums = new TreeMap<>();
+    for (PartialRow r : rows) {
+      for (PartialRow.Cell c : r.cells()) {
+        long[] into = sums.computeIfAbsent(c.metric(), m -> new long[3]);
+        for (int i = 0; i < 3; i++) {
+          into[i] += c.values()[i];
+        }
+      }
+    }
+    return sums.entrySet().stream().map(e -> new PartialRow.Cell(e.getKey(), e.getValue(), null)).toList();
+  }
+
+  /** Per bucket, the counters a query merges from what the store answers. */
+  private static Map<Long, List<Long>> totals(ElasticsearchStorage storage, String metric) {
+    Map<Long, List<Long>> out = new TreeMap<>();
+    for (MetricPartial p : storage.metrics().read(metric, List.of(SERVICE), Step.MINUTE, FIRST, FIRST + MINUTES)) {
+      List<Long> t = out.computeIfAbsent(p.bucket(), b -> new ArrayList<>(List.of(0L, 0L, 0L)));
+      for (int i = 0; i < 3; i++) {
+        t.set(i, t.get(i) + p.values()[i]);
+      }
+    }
+    return out;
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.sextant.storage.memory;
 
+import io.sextant.api.storage.CoveredPartials;
 import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.storage.MetricsStore;
 import io.sextant.api.storage.PartialRow;
@@ -7,8 +8,11 @@ import io.sextant.api.time.Step;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -58,7 +62,7 @@ final class MemoryMetricsStore implements MetricsStore {
    */
   static long weight(MetricPartial p) {
     return 300 + 2L * p.entityId().length() + 8L * p.values().length
-        + (p.sketch() == null ? 0 : 16 + p.sketch().length);
+        + (p.sketch() == null ? 0 : 16 + p.sketch().length) + 48L * p.covers().size();
   }
 
   private void put(MetricPartial p) {
@@ -90,7 +94,30 @@ final class MemoryMetricsStore implements MetricsStore {
         }
       });
     }
-    return out;
+    return CoveredPartials.resolve(out);
+  }
+
+  /**
+   * Replaces, per metric and entity of the share, the bucket's closed partials by their merge, under
+   * the series' lock, so a read sees either the partials or the merge. One collector writes here,
+   * so this matters after restarts, when earlier runs' partials sit beside this run's.
+   */
+  @Override
+  public Compaction compact(Step step, long bucket, int share, int shares, RowMerger merger) {
+    long read = 0;
+    long created = 0;
+    long replaced = 0;
+    for (var series : byMetric.entrySet()) {
+      for (var e : series.getValue().entrySet()) {
+        if (e.getKey().step() == step && PartialRow.slot(e.getKey().entityId()) % shares == share) {
+          long[] counts = e.getValue().compact(series.getKey(), bucket, merger, size, bytes);
+          read += counts[0];
+          created += counts[1];
+          replaced += counts[2];
+        }
+      }
+    }
+    return new Compaction(read, created, replaced);
   }
 
   void expire(long minuteBefore, long hourBefore, long dayBefore) {
@@ -172,6 +199,73 @@ final class MemoryMetricsStore implements MetricsStore {
       }
       size.incrementAndGet();
       bytes.addAndGet(weight(p));
+    }
+
+    /** Merges the bucket's closed partials into one; partials read, created and replaced. */
+    synchronized long[] compact(String metric, long bucket, RowMerger merger, AtomicLong size, AtomicLong bytes) {
+      MetricPartial[] held = buckets.get(bucket);
+      if (held == null) {
+        return new long[3];
+      }
+      Set<String> covered = new HashSet<>();
+      long generation = 0;
+      for (MetricPartial p : held) {
+        if (p.writerId().equals(MetricPartial.COMPACTED)) {
+          generation = Math.max(generation, p.sequence());
+          covered.addAll(p.covers());
+        }
+      }
+      List<MetricPartial> closed = new ArrayList<>();
+      List<MetricPartial> kept = new ArrayList<>();
+      List<MetricPartial> gone = new ArrayList<>();
+      Set<String> keys = new LinkedHashSet<>();
+      for (MetricPartial p : held) {
+        if (covered.contains(p.key())) {
+          gone.add(p);
+        } else if (p.closed()) { // earlier compacted partials too: one compacted partial a bucket
+          closed.add(p);
+          keys.add(p.key());
+          keys.addAll(p.covers());
+        } else {
+          kept.add(p);
+        }
+      }
+      if (closed.size() < 2) {
+        if (!gone.isEmpty()) {
+          kept.addAll(closed);
+          replace(bucket, kept, gone, null, size, bytes);
+        }
+        return new long[] {held.length, 0, gone.size()};
+      }
+      List<PartialRow> rows = new ArrayList<>(closed.size());
+      for (MetricPartial p : closed) {
+        rows.add(new PartialRow("", p.entityId(), p.step(), bucket, p.writerId(), p.sequence(),
+            List.of(new PartialRow.Cell(metric, p.values(), p.sketch()))));
+      }
+      List<PartialRow.Cell> cells = merger.merge(rows);
+      if (cells == null || cells.size() != 1) {
+        return new long[] {held.length, 0, 0};
+      }
+      MetricPartial first = closed.get(0);
+      MetricPartial merged = new MetricPartial(metric, first.entityId(), first.step(), bucket, MetricPartial.COMPACTED,
+          generation + 1, cells.get(0).values(), cells.get(0).sketch(), true, List.copyOf(keys));
+      gone.addAll(closed);
+      replace(bucket, kept, gone, merged, size, bytes);
+      return new long[] {held.length, 1, gone.size()};
+    }
+
+    private void replace(long bucket, List<MetricPartial> kept, List<MetricPartial> gone, MetricPartial added,
+        AtomicLong size, AtomicLong bytes) {
+      if (added != null) {
+        kept.add(added);
+        size.incrementAndGet();
+        bytes.addAndGet(weight(added));
+      }
+      buckets.put(bucket, kept.toArray(MetricPartial[]::new));
+      for (MetricPartial p : gone) {
+        bytes.addAndGet(-weight(p));
+      }
+      size.addAndGet(-gone.size());
     }
 
     synchronized void collect(long start, long end, List<MetricPartial> out) {
