@@ -37,6 +37,10 @@ public record CoreConfig(String collectorId, ZoneId timezone, AggregatorLimits l
       integer(P + "rollupIntervalMillis", 60_000, 0, 600_000,
           "how often hour and day roll-ups are rewritten: how fresh the current hour and day are"),
       integer(P + "graceMinutes", 1, 0, 60, "minutes a past minute stays open for late records"),
+      integer(P + "compactAfterMinutes", 3, 0, 1440,
+          "merge every collector's rows of a minute this long past into one row per entity, so reads of closed"
+              + " minutes fetch one; 0: off"),
+      integer(P + "compactIntervalSeconds", 60, 1, 3600, "how often compaction looks for minutes to compact"),
       integer(P + "maxAccumulators", 50_000, 1000, 100_000_000,
           "open (entity, minute) accumulators; past it new entities are refused (RESOURCE_EXHAUSTED)"),
       integer(P + "maxLateMinutes", 1440, 1, 100_000, "records older than this are refused"),

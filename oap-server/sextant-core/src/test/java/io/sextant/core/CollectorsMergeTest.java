@@ -12,6 +12,7 @@ import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.Aggregator;
 import io.sextant.core.aggregate.AggregatorLimits;
+import io.sextant.core.compact.Compactor;
 import io.sextant.core.dispatch.RecordKindDispatcher;
 import io.sextant.core.flush.Flusher;
 import io.sextant.core.flush.FlusherConfig;
@@ -36,7 +37,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The share-nothing rule: the same records split over N collectors (each with its own aggregator
  * and flusher, one shared store) must answer exactly what one collector answers, for every metric
- * of the table, in minute and hour buckets, including late records that reopen closed minutes.
+ * of the table, in minute and hour buckets, including late records that reopen closed minutes, and
+ * so must the same store after its closed minutes are compacted.
  */
 class CollectorsMergeTest {
   private final MetricCatalog catalog = MetricFamilies.catalog(100);
@@ -62,7 +64,10 @@ class CollectorsMergeTest {
   }
 
   private MetricQueries run(int collectors, List<CallRecord> records) {
-    MemoryStorage storage = new MemoryStorage(new MemoryStorageConfig(10_000_000));
+    return run(collectors, records, new MemoryStorage(new MemoryStorageConfig(10_000_000)));
+  }
+
+  private MetricQueries run(int collectors, List<CallRecord> records, MemoryStorage storage) {
     List<Aggregator> aggregators = new ArrayList<>();
     List<Flusher> flushers = new ArrayList<>();
     for (int c = 0; c < collectors; c++) {
@@ -85,8 +90,31 @@ class CollectorsMergeTest {
   @Test
   void threeCollectorsAnswerExactlyWhatOneAnswers() {
     List<CallRecord> records = traffic();
-    MetricQueries one = run(1, records);
-    MetricQueries three = run(3, records);
+    assertSameAnswers(records, run(1, records), run(3, records));
+  }
+
+  @Test
+  void compactedMinutesAnswerExactlyWhatOneCollectorAnswers() {
+    List<CallRecord> records = traffic();
+    MemoryStorage storage = new MemoryStorage(new MemoryStorageConfig(10_000_000));
+    MetricQueries three = run(3, records, storage);
+    int before = storage.metrics().read("service_cpm", null, Step.MINUTE, 0, Long.MAX_VALUE).size();
+    // Each collector its share; one with a stale roster (two collectors) compacts a half again.
+    List<String> roster = List.of("c0", "c1", "c2");
+    for (String id : roster) {
+      new Compactor(storage::metrics, catalog, buckets, () -> roster, id, 0, new SimpleMeterRegistry()).runOnce();
+    }
+    new Compactor(storage::metrics, catalog, buckets, () -> List.of("c0", "c1"), "c1", 0, new SimpleMeterRegistry())
+        .runOnce();
+    int after = storage.metrics().read("service_cpm", null, Step.MINUTE, 0, Long.MAX_VALUE).size();
+    assertThat(after).as("partials before %d", before).isLessThan(before);
+    assertThat(storage.metrics().read("service_cpm", null, Step.MINUTE, 0, Long.MAX_VALUE))
+        .as("closed minutes: one partial per entity and minute").extracting(p -> p.entityId() + "@" + p.bucket())
+        .doesNotHaveDuplicates();
+    assertSameAnswers(records, run(1, records), three);
+  }
+
+  private void assertSameAnswers(List<CallRecord> records, MetricQueries one, MetricQueries three) {
     long end = buckets.minuteBucket(now);
     long start = TimeBuckets.plus(end, Step.MINUTE, -6);
     List<Long> minutes = TimeBuckets.range(start, end, Step.MINUTE, 100);

@@ -296,7 +296,8 @@ public final class Flusher implements Component, LiveMetrics {
       String writerId) {
     List<PartialRow> rows = new ArrayList<>();
     for (Snapshot s : snapshots) {
-      rows.add(row(s.group(), s.entity().id(), Step.MINUTE, s.minuteBucket(), writerId, s.sequence(), s.states()));
+      rows.add(row(s.group(), s.entity().id(), Step.MINUTE, s.minuteBucket(), writerId, s.sequence(), s.states(),
+          s.closed()));
       for (Rollups r : List.of(hours, days)) {
         Rollups.Rollup direct = r.update(s);
         if (direct != null) {
@@ -317,6 +318,12 @@ public final class Flusher implements Component, LiveMetrics {
   /** An accumulator's states as the row storage writes; metrics no record reached are left out. */
   public static PartialRow row(MetricGroup group, String entityId, Step step, long bucket, String writerId,
       long sequence, EncodedState[] states) {
+    return row(group, entityId, step, bucket, writerId, sequence, states, false);
+  }
+
+  /** As above; {@code closed}: the accumulator is sealed, so this is the row's last version. */
+  static PartialRow row(MetricGroup group, String entityId, Step step, long bucket, String writerId,
+      long sequence, EncodedState[] states, boolean closed) {
     MetricDefinition[] defs = group.definitions();
     List<PartialRow.Cell> cells = new ArrayList<>(defs.length);
     for (int i = 0; i < defs.length; i++) {
@@ -325,7 +332,7 @@ public final class Flusher implements Component, LiveMetrics {
         cells.add(new PartialRow.Cell(defs[i].name(), st.counters(), st.sketch()));
       }
     }
-    return new PartialRow(group.name(), entityId, step, bucket, writerId, sequence, cells);
+    return new PartialRow(group.name(), entityId, step, bucket, writerId, sequence, cells, closed, List.of());
   }
 
   /** Writes everything queued; what fails is queued again, behind nothing newer. */

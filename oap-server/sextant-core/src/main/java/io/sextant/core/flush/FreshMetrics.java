@@ -1,5 +1,6 @@
 package io.sextant.core.flush;
 
+import io.sextant.api.storage.CoveredPartials;
 import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.storage.MetricsStore;
 import io.sextant.api.storage.PartialRow;
@@ -66,7 +67,8 @@ public final class FreshMetrics implements MetricsStore {
     for (MetricPartial p : fromStorage) {
       newest.putIfAbsent(new Key(p.entityId(), p.bucket(), p.writerId(), p.sequence()), p);
     }
-    return new ArrayList<>(newest.values());
+    // A closed row still queued (a batch sent again) may be covered by a compacted one in storage.
+    return CoveredPartials.resolve(new ArrayList<>(newest.values()));
   }
 
   private record Located(MetricGroup group, int index) {}

@@ -14,6 +14,11 @@ public record EncodedState(long a, long b, long c, byte[] sketch) {
     return new EncodedState(s.a, s.b, s.c, hasSketch ? Sketches.encode(s.sketch) : null);
   }
 
+  /** A state as storage holds it: up to three counters (missing ones zero) and the sketch. */
+  public static EncodedState stored(long[] v, byte[] sketch) {
+    return new EncodedState(v.length > 0 ? v[0] : 0, v.length > 1 ? v[1] : 0, v.length > 2 ? v[2] : 0, sketch);
+  }
+
   /** True if no record reached this metric (a side filter kept them all out). */
   public boolean isEmpty() {
     return a == 0 && b == 0 && c == 0 && sketch == null;

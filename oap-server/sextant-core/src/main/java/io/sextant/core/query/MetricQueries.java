@@ -68,9 +68,7 @@ public final class MetricQueries implements SeriesSource {
   }
 
   private static MetricState decode(MetricPartial p) {
-    long[] v = p.values();
-    return new EncodedState(v.length > 0 ? v[0] : 0, v.length > 1 ? v[1] : 0, v.length > 2 ? v[2] : 0, p.sketch())
-        .decode();
+    return EncodedState.stored(p.values(), p.sketch()).decode();
   }
 
   @Override

@@ -32,6 +32,7 @@ public final class Overflow {
   /** Rows of one segment put in front (a failed batch may be the whole write queue). */
   private static final int SEGMENT_ROWS = 10_000;
   private static final Step[] STEPS = Step.values();
+  private static final int CLOSED = 0x80;
   private final Path dir;
   private final long maxBytes;
   /** All the spool's bytes, these included. */
@@ -206,7 +207,7 @@ public final class Overflow {
   static void write(Out o, PartialRow r) {
     o.str(r.group());
     o.str(r.entityId());
-    o.u8(r.step().ordinal());
+    o.u8(r.step().ordinal() | (r.closed() ? CLOSED : 0)); // segments of older builds have the bit clear
     o.i64(r.bucket());
     o.str(r.writerId());
     o.i64(r.sequence());
@@ -224,7 +225,8 @@ public final class Overflow {
   static PartialRow read(In in) {
     String group = in.str();
     String entityId = in.str();
-    Step step = STEPS[in.u8()];
+    int stepAndClosed = in.u8();
+    Step step = STEPS[stepAndClosed & ~CLOSED];
     long bucket = in.i64();
     String writerId = in.str();
     long sequence = in.i64();
@@ -238,6 +240,7 @@ public final class Overflow {
       }
       cells.add(new PartialRow.Cell(metric, values, in.bytes()));
     }
-    return new PartialRow(group, entityId, step, bucket, writerId, sequence, cells);
+    return new PartialRow(group, entityId, step, bucket, writerId, sequence, cells, (stepAndClosed & CLOSED) != 0,
+        List.of());
   }
 }

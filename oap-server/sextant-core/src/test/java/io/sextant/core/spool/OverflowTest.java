@@ -20,10 +20,12 @@ class OverflowTest {
   @TempDir
   Path dir;
 
+  /** Rows of even values are closed (compaction takes only those), so the flag must come back too. */
   private static PartialRow row(String entity, long value) {
     return new PartialRow("CALL_SERVICE", entity, Step.HOUR, 2026112700L, "c@x", 7,
         List.of(new PartialRow.Cell("service_cpm", new long[] {value, -value, Long.MIN_VALUE}, null),
-            new PartialRow.Cell("service_percentile", new long[] {1}, new byte[] {9, 8, 7})));
+            new PartialRow.Cell("service_percentile", new long[] {1}, new byte[] {9, 8, 7})), value % 2 == 0,
+        List.of());
   }
 
   private Spool spool(long maxBytes) {
@@ -58,6 +60,8 @@ class OverflowTest {
       PartialRow sent = row("b", 2);
       assertThat(back.id()).isEqualTo(sent.id());
       assertThat(back.cells().get(0).values()).containsExactly(2, -2, Long.MIN_VALUE);
+      assertThat(rest).extracting(PartialRow::closed).containsExactly(true, false, true);
+      assertThat(back.step()).isEqualTo(Step.HOUR);
       assertThat(back.cells().get(0).sketch()).isNull();
       assertThat(back.cells().get(1).sketch()).containsExactly(9, 8, 7);
       assertThat(overflow.isEmpty()).isTrue();

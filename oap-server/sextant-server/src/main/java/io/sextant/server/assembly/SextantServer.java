@@ -23,6 +23,7 @@ import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.CoreConfig;
 import io.sextant.core.aggregate.Aggregator;
+import io.sextant.core.compact.Compactor;
 import io.sextant.core.dispatch.ChildBudgets;
 import io.sextant.core.dispatch.RecordKindDispatcher;
 import io.sextant.core.flush.Flusher;
@@ -91,6 +92,8 @@ public final class SextantServer implements AutoCloseable {
   private final ScheduledExecutorService fileCheck =
       Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-file-check"));
   private final Alarms alarms;
+  private final ScheduledExecutorService compaction =
+      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-compactor"));
   /** How often a collector lists itself in storage; three missed beats and the others stop listing it. */
   private static final Duration ROSTER_BEAT = Duration.ofSeconds(10);
   private CollectorRoster roster;
@@ -214,6 +217,7 @@ public final class SextantServer implements AutoCloseable {
     // Storage I/O that may block: on the probe's thread, never the keeper's.
     Future<?> unusedBeat = storageProbe.scheduleWithFixedDelay(this::beat, 0, ROSTER_BEAT.toSeconds(),
         TimeUnit.SECONDS);
+    startCompaction();
     readiness.serving();
     int warmUp = config.integer("query.warmUpSeconds");
     if (warmUp > 0) {
@@ -259,6 +263,35 @@ public final class SextantServer implements AutoCloseable {
       return java.net.InetAddress.getLocalHost().getHostAddress();
     } catch (java.net.UnknownHostException e) {
       return config.string("core.collectorId");
+    }
+  }
+
+  /**
+   * Compacts closed minutes on a thread of its own (its bulk requests may take seconds), each
+   * collector its share by its place in the roster. Stores that cannot compact are left alone.
+   */
+  private void startCompaction() {
+    int after = config.integer("core.compactAfterMinutes");
+    if (after == 0) {
+      return;
+    }
+    Compactor compactor = new Compactor(storage::metrics, aggregator.catalog(), buckets, this::liveCollectors,
+        config.string("core.collectorId"), Math.max(after, config.integer("core.graceMinutes") + 2), registry);
+    int interval = config.integer("core.compactIntervalSeconds");
+    Future<?> unusedCompaction = compaction.scheduleWithFixedDelay(() -> {
+      try {
+        compactor.runOnce();
+      } catch (RuntimeException e) {
+        LOG.warn("compaction failed; closed minutes stay as they are until the next pass", e);
+      }
+    }, interval, interval, TimeUnit.SECONDS);
+  }
+
+  private List<String> liveCollectors() {
+    try {
+      return roster.live().stream().map(CollectorRoster.Member::collectorId).toList();
+    } catch (RuntimeException e) {
+      return List.of(); // compacts every entity: more work, same result
     }
   }
 
@@ -342,6 +375,7 @@ public final class SextantServer implements AutoCloseable {
     }
     keeper.shutdownNow();
     fileCheck.shutdownNow();
+    compaction.shutdownNow();
     alarms.close();
     storageProbe.shutdownNow();
     if (roster != null) {
