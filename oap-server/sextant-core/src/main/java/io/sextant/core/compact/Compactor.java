@@ -13,20 +13,21 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Compacts closed minutes, so a read of closed data fetches one row per entity and minute however
- * many collectors wrote it. Once a minute each collector compacts the minute that closed
- * {@code afterMinutes} ago for its share of the entities (its place among the live collectors
- * listed in storage, sorted by id), and looks again at the minute {@link #SECOND_LOOK} minutes
- * older: rows that were closed late (a collector back from a storage outage) and rows a compactor
- * killed between creating and deleting left behind.
+ * many collectors wrote it. Every pass, each collector compacts the minutes from
+ * {@code afterMinutes} to {@link #LOOKBACK} minutes more ago for its share of the entities (its
+ * place among the live collectors listed in storage, sorted by id). Looking back over several
+ * minutes each time, rather than once at each minute, picks up rows closed late (late data, a
+ * collector back from a storage outage), rows a compactor killed between creating and deleting
+ * left behind, and the share of a collector that died, once the roster no longer lists it; a
+ * minute with nothing left to compact costs the store one count.
  *
  * <p>No coordinator: when two collectors' lists differ, a share may be compacted twice (the store
- * creates each compacted row only once) or skipped (its rows stay; reads are exact either way).
+ * creates each compacted row only once) or skipped for a pass (its rows stay; reads are exact
+ * either way).
  */
 public final class Compactor {
   private static final Logger LOG = LoggerFactory.getLogger(Compactor.class);
-  static final int SECOND_LOOK = 10;
-  /** At most this many minutes are caught up in one pass (after a pause, a stop or a start). */
-  static final int MAX_CATCH_UP = 30;
+  static final int LOOKBACK = 10;
 
   private final Supplier<MetricsStore> store;
   private final MetricsStore.RowMerger merger;
@@ -38,7 +39,6 @@ public final class Compactor {
   private final Counter created;
   private final Counter deleted;
   private final Counter failures;
-  private long done = -1;
   private boolean unsupported;
 
   public Compactor(Supplier<MetricsStore> store, MetricCatalog catalog, TimeBuckets buckets,
@@ -53,47 +53,42 @@ public final class Compactor {
     this.created = counter("sextant_compaction_rows_created", "compacted rows created", registry);
     this.deleted = counter("sextant_compaction_rows_deleted", "rows deleted once a compacted row covered them",
         registry);
-    this.failures = counter("sextant_compaction_failures", "compactions of a minute that failed (retried at "
-        + "its second look)", registry);
+    this.failures = counter("sextant_compaction_failures", "compactions of a minute that failed (tried again "
+        + "next pass)", registry);
   }
 
   private static Counter counter(String name, String description, MeterRegistry registry) {
     return Counter.builder(name).description(description).register(registry);
   }
 
-  /** Compacts the minutes that became due since the last pass, and their second looks. */
+  /** Compacts what is left to compact in the minutes looked back over. */
   public void runOnce() {
     if (unsupported) {
       return;
     }
     long due = buckets.minuteBucket(buckets.nowMillis() - afterMinutes * 60_000L);
-    long from = done < 0 ? TimeBuckets.plus(due, Step.MINUTE, -SECOND_LOOK) : TimeBuckets.plus(done, Step.MINUTE, 1);
-    from = Math.max(from, TimeBuckets.plus(due, Step.MINUTE, -MAX_CATCH_UP));
     List<String> ids = collectors.get().stream().sorted().toList();
     int share = Math.max(0, ids.indexOf(collectorId));
     int shares = ids.contains(collectorId) ? ids.size() : 1;
     RuntimeException failed = null;
-    for (long minute = from; minute <= due; minute = TimeBuckets.plus(minute, Step.MINUTE, 1)) {
-      for (long m : new long[] {minute, TimeBuckets.plus(minute, Step.MINUTE, -SECOND_LOOK)}) {
-        try {
-          MetricsStore.Compaction c = store.get().compact(Step.MINUTE, m, share, shares, merger);
-          read.increment(c.rowsRead());
-          created.increment(c.rowsCreated());
-          deleted.increment(c.rowsDeleted());
-        } catch (UnsupportedOperationException e) {
-          unsupported = true;
-          LOG.info("{}: closed minutes stay one row per collector", e.getMessage());
-          return;
-        } catch (RuntimeException e) {
-          failures.increment();
-          failed = e;
-        }
+    for (int back = LOOKBACK; back >= 0; back--) {
+      long minute = TimeBuckets.plus(due, Step.MINUTE, -back);
+      try {
+        MetricsStore.Compaction c = store.get().compact(Step.MINUTE, minute, share, shares, merger);
+        read.increment(c.rowsRead());
+        created.increment(c.rowsCreated());
+        deleted.increment(c.rowsDeleted());
+      } catch (UnsupportedOperationException e) {
+        unsupported = true;
+        LOG.info("{}: closed minutes stay one row per collector", e.getMessage());
+        return;
+      } catch (RuntimeException e) {
+        failures.increment();
+        failed = e;
       }
     }
-    done = due;
     if (failed != null) {
-      LOG.warn("compacting some minutes failed (their rows stay as they are; retried at their second look)",
-          failed);
+      LOG.warn("compacting some minutes failed (their rows stay as they are; tried again next pass)", failed);
     }
   }
 }

@@ -26,6 +26,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -136,77 +137,182 @@ class CollectorsComingAndGoingIT {
   void killNineLosesAtMostWhatTheKilledCollectorHadNotWritten() throws Exception {
     String prefix = "lc-kill";
     long from = System.currentTimeMillis();
-    List<CollectorProcess> live = new CopyOnWriteArrayList<>(startAll(prefix, "k-1", "k-2", "k-3"));
+    // Also compaction: a minute seven minutes ago, closed as soon as it is collected (grace 0) and due
+    // (after 2 minutes), gets data from every collector at once, compacted by passes every 2 s.
+    long compactedMinute = BUCKETS.minuteBucket(from - 7 * 60_000);
+    long compactedTime = BUCKETS.startMillis(compactedMinute, Step.MINUTE) + 30_000;
+    Map<String, String> env = new HashMap<>(env(prefix));
+    env.putAll(Map.of("SEXTANT_CORE_GRACE_MINUTES", "0", "SEXTANT_CORE_COMPACT_AFTER_MINUTES", "2",
+        "SEXTANT_CORE_COMPACT_INTERVAL_SECONDS", "2"));
+    List<CollectorProcess> live = new CopyOnWriteArrayList<>(startAll(env, "k-1", "k-2", "k-3"));
     CollectorProcess victim = live.get(2);
-    // Warm up: a first run of traffic written and exact on three collectors, so the kill below finds
-    // them in their steady write cycle (the first write of a prefix creates its indices, seconds on a busy
-    // machine).
-    List<StreamResult> warmUp;
-    try (RoundRobinMeshClient client = client(live)) {
-      Thread.sleep(4000);
-      warmUp = client.stop();
-    }
-    long warmUpAccepted = 0;
-    for (CollectorProcess c : live) {
-      warmUpAccepted += c.meshAccepted();
-    }
-    assertThat(awaitTotalFromEvery(live, warmUpAccepted, from)).isEqualTo(warmUpAccepted);
-    List<long[]> scrapes = new CopyOnWriteArrayList<>(); // {nanoTime, accepted}
-    Thread scraper = new Thread(() -> {
-      while (victim.isAlive()) {
-        try {
-          long accepted = victim.meshAccepted();
-          scrapes.add(new long[] {System.nanoTime(), accepted});
-          Thread.sleep(200);
-        } catch (InterruptedException e) {
-          return;
-        } catch (Exception e) {
-          return; // the port is gone
-        }
+    try {
+      // Every service on every collector: three closed rows per entity. Counted in each collector's
+      // accepted records, outside the totals the kill is judged by.
+      long compactedEach = sendCalls(live.get(0), compactedTime, 20);
+      for (CollectorProcess c : live.subList(1, live.size())) {
+        sendCalls(c, compactedTime, 20);
       }
-    }, "scraper");
-    scraper.setDaemon(true);
-    scraper.start();
-    try (RoundRobinMeshClient client = client(live)) {
-      Thread.sleep(12_000);
-      live.remove(victim);
-      long kill = System.nanoTime();
-      victim.kill();
-      scraper.join(5000);
-      Thread.sleep(3000);
-      List<StreamResult> results = new ArrayList<>(warmUp);
-      results.addAll(client.stop());
-      Totals totals = Totals.of(results, RECORDS_PER_MESSAGE);
-      long others = 0;
+      long compactedSent = compactedEach * live.size();
+      // Warm up: a first run of traffic written and exact on three collectors, so the kill below finds
+      // them in their steady write cycle (the first write of a prefix creates its indices, seconds on a busy
+      // machine).
+      List<StreamResult> warmUp;
+      try (RoundRobinMeshClient client = client(live)) {
+        Thread.sleep(4000);
+        warmUp = client.stop();
+      }
+      long warmUpAccepted = 0;
       for (CollectorProcess c : live) {
-        others += c.meshAccepted();
+        warmUpAccepted += c.meshAccepted() - compactedEach;
       }
-      // What the victim wrote is what the totals hold beyond the survivors' counts.
-      long total = awaitSettledTotal(live, others, from);
-      long writtenByVictim = total - others;
-      // Everything it accepted at least one write cycle (collect + write, each FLUSH_MILLIS, plus the bulk
-      // call) before the kill was written; nothing it did not accept can be.
-      long window = TimeUnit.MILLISECONDS.toNanos(3L * FLUSH_MILLIS + 5000);
-      long surelyWritten = scrapes.stream().filter(s -> s[0] <= kill - window).mapToLong(s -> s[1]).max().orElse(0);
-      long[] last = scrapes.get(scrapes.size() - 1);
-      long sentToVictim = results.stream().filter(r -> r.address().equals(victim.grpcAddress()))
-          .mapToLong(StreamResult::records).sum();
-      long lost = totals.sent() - total;
-      System.out.printf("kill -9: sent %d, in GraphQL %d, lost %d (%.3f%%); survivors accepted %d; victim: sent %d,"
-          + " accepted %d by its last scrape %d ms before the kill, wrote %d (so >= %d accepted but unwritten);"
-          + " in flight on failed streams %d in %d streams%n", totals.sent(), total, lost,
-          100.0 * lost / totals.sent(), others, sentToVictim, last[1], TimeUnit.NANOSECONDS.toMillis(kill - last[0]),
-          writtenByVictim, last[1] - writtenByVictim, totals.inFlightOnFailed(), totals.failedStreams());
-      assertThat(writtenByVictim).as("the survivors' counts are exact and the victim wrote what it had accepted"
-          + " a write cycle before the kill").isBetween(surelyWritten, sentToVictim);
-      // The clients' loss: streams in flight on the victim, and what it acknowledged in its last write cycle.
-      long ackedLate = results.stream().filter(r -> r.ok() && r.address().equals(victim.grpcAddress())
-          && r.endNanos() > kill - window).mapToLong(StreamResult::records).sum();
-      assertThat(lost).isBetween(0L, totals.inFlightOnFailed() + ackedLate);
+      assertThat(awaitTotalFromEvery(live, warmUpAccepted, from)).isEqualTo(warmUpAccepted);
+      List<long[]> scrapes = new CopyOnWriteArrayList<>(); // {nanoTime, accepted}
+      Thread scraper = new Thread(() -> {
+        while (victim.isAlive()) {
+          try {
+            long accepted = victim.meshAccepted() - compactedEach;
+            scrapes.add(new long[] {System.nanoTime(), accepted});
+            Thread.sleep(200);
+          } catch (InterruptedException e) {
+            return;
+          } catch (Exception e) {
+            return; // the port is gone
+          }
+        }
+      }, "scraper");
+      scraper.setDaemon(true);
+      scraper.start();
+      try (RoundRobinMeshClient client = client(live)) {
+        Thread.sleep(12_000);
+        live.remove(victim);
+        long kill = System.nanoTime();
+        victim.kill();
+        scraper.join(5000);
+        Thread.sleep(3000);
+        List<StreamResult> results = new ArrayList<>(warmUp);
+        results.addAll(client.stop());
+        Totals totals = Totals.of(results, RECORDS_PER_MESSAGE);
+        long others = 0;
+        for (CollectorProcess c : live) {
+          others += c.meshAccepted() - compactedEach;
+        }
+        // What the victim wrote is what the totals hold beyond the survivors' counts.
+        long total = awaitSettledTotal(live, others, from);
+        long writtenByVictim = total - others;
+        // Everything it accepted at least one write cycle (collect + write, each FLUSH_MILLIS, plus the bulk
+        // call) before the kill was written; nothing it did not accept can be.
+        long window = TimeUnit.MILLISECONDS.toNanos(3L * FLUSH_MILLIS + 5000);
+        long surelyWritten = scrapes.stream().filter(s -> s[0] <= kill - window).mapToLong(s -> s[1]).max().orElse(0);
+        long[] last = scrapes.get(scrapes.size() - 1);
+        long sentToVictim = results.stream().filter(r -> r.address().equals(victim.grpcAddress()))
+            .mapToLong(StreamResult::records).sum();
+        long lost = totals.sent() - total;
+        System.out.printf("kill -9: sent %d, in GraphQL %d, lost %d (%.3f%%); survivors accepted %d; victim: sent %d,"
+            + " accepted %d by its last scrape %d ms before the kill, wrote %d (so >= %d accepted but unwritten);"
+            + " in flight on failed streams %d in %d streams%n", totals.sent(), total, lost,
+            100.0 * lost / totals.sent(), others, sentToVictim, last[1], TimeUnit.NANOSECONDS.toMillis(kill - last[0]),
+            writtenByVictim, last[1] - writtenByVictim, totals.inFlightOnFailed(), totals.failedStreams());
+        assertThat(writtenByVictim).as("the survivors' counts are exact and the victim wrote what it had accepted"
+            + " a write cycle before the kill").isBetween(surelyWritten, sentToVictim);
+        // The clients' loss: streams in flight on the victim, and what it acknowledged in its last write cycle.
+        long ackedLate = results.stream().filter(r -> r.ok() && r.address().equals(victim.grpcAddress())
+            && r.endNanos() > kill - window).mapToLong(StreamResult::records).sum();
+        assertThat(lost).isBetween(0L, totals.inFlightOnFailed() + ackedLate);
+
+        // The compacted minute: every row of it is a compacted one (one per entity where three
+        // collectors wrote three), it answers exactly what was sent, and so it does after late data.
+        long rows = awaitAllCompacted(prefix, compactedMinute);
+        System.out.printf("compaction: minute %d written by three collectors is %d compacted rows%n", compactedMinute,
+            rows);
+        assertThat(awaitMinuteTotalFromEvery(live, compactedMinute, compactedSent)).isEqualTo(compactedSent);
+        // Late data for it, closed beside the compacted rows: exact at once, and compacted again by the
+        // survivors, the dead collector's share too once the roster no longer lists it (30 s).
+        long late = 0;
+        for (CollectorProcess c : live) {
+          late += sendCalls(c, compactedTime, 7);
+        }
+        assertThat(awaitMinuteTotalFromEvery(live, compactedMinute, compactedSent + late))
+            .isEqualTo(compactedSent + late);
+        assertThat(awaitAllCompacted(prefix, compactedMinute)).isEqualTo(rows);
+        assertThat(awaitMinuteTotalFromEvery(live, compactedMinute, compactedSent + late))
+            .isEqualTo(compactedSent + late);
+      }
     } finally {
       closeAll(live);
       victim.close();
     }
+  }
+
+  private static final List<String> COMPACTED_SERVICES = List.of("orders", "payments", "stock", "mail", "search");
+
+  /** {@code calls} server-side calls to each of {@link #COMPACTED_SERVICES} at {@code time}; how many in all. */
+  private static long sendCalls(CollectorProcess c, long time, int calls) throws Exception {
+    HTTPServiceMeshMetrics.Builder metrics = HTTPServiceMeshMetrics.newBuilder();
+    for (String service : COMPACTED_SERVICES) {
+      for (int i = 0; i < calls; i++) {
+        metrics.addMetrics(HTTPServiceMeshMetric.newBuilder().setStartTime(time).setEndTime(time + 20 + i)
+            .setLatency(20 + i).setSourceServiceName("gateway").setSourceServiceInstance("gateway-1")
+            .setDestServiceName(service).setDestServiceInstance(service + "-" + i % 2).setEndpoint("GET:/" + i % 3)
+            .setResponseCode(200).setStatus(true).setProtocol(Protocol.HTTP).setDetectPoint(DetectPoint.server)
+            .setTlsMode("NONE"));
+      }
+    }
+    ServiceMeshMetricServiceGrpc.ServiceMeshMetricServiceStub stub = GrpcClients
+        .builder("http://" + c.grpcAddress()).build(ServiceMeshMetricServiceGrpc.ServiceMeshMetricServiceStub.class);
+    assertThat(TestServer.clientStream(stub::collect, List.of(ServiceMeshMetrics.newBuilder()
+        .setHttpMetrics(metrics).build())).isOk()).isTrue();
+    return (long) calls * COMPACTED_SERVICES.size();
+  }
+
+  private static long awaitMinuteTotalFromEvery(List<CollectorProcess> live, long minute, long expected)
+      throws Exception {
+    String at = TimeBuckets.format(minute, Step.MINUTE);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+    List<Long> totals = new ArrayList<>();
+    while (System.nanoTime() < deadline) {
+      totals.clear();
+      for (CollectorProcess c : live) {
+        totals.add(total(c, COMPACTED_SERVICES, at, at));
+      }
+      if (totals.stream().allMatch(x -> x == expected)) {
+        return expected;
+      }
+      Thread.sleep(500);
+    }
+    assertThat(totals).as("GraphQL totals of minute %d from each live collector", minute).containsOnly(expected);
+    return totals.get(0);
+  }
+
+  /** Waits until every row of the minute is a compacted one; how many there are. */
+  private static long awaitAllCompacted(String prefix, long minute) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(45);
+    while (closedUncompacted(prefix, minute) > 0 || storedRows(prefix, minute, true) == 0
+        || storedRows(prefix, minute, false) != storedRows(prefix, minute, true)) {
+      assertThat(System.nanoTime()).as("every closed row of minute %d compacted", minute).isLessThan(deadline);
+      Thread.sleep(500);
+    }
+    return storedRows(prefix, minute, true);
+  }
+
+  /** Stored metric rows of the minute: all of them, or only the compacted ones. */
+  private static long storedRows(String prefix, long minute, boolean compacted) throws Exception {
+    return count(prefix, "{\"bool\":{\"filter\":[{\"term\":{\"bucket\":" + minute + "}}"
+        + (compacted ? ",{\"term\":{\"writer\":\"(compacted)\"}}" : "") + "]}}");
+  }
+
+  private static long closedUncompacted(String prefix, long minute) throws Exception {
+    return count(prefix, "{\"bool\":{\"filter\":[{\"term\":{\"bucket\":" + minute + "}},"
+        + "{\"term\":{\"closed\":true}}],\"must_not\":[{\"term\":{\"writer\":\"(compacted)\"}}]}}");
+  }
+
+  private static long count(String prefix, String query) throws Exception {
+    HttpResponse<String> r = TestServer.HTTP.send(HttpRequest.newBuilder(URI.create(ES.httpUrl() + "/" + prefix
+        + "-metrics-minute-*/_count")).header("content-type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"query\":" + query + "}")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    return JSON.readTree(r.body()).get("count").asLong();
   }
 
   /**
@@ -286,10 +392,15 @@ class CollectorsComingAndGoingIT {
   private static long total(CollectorProcess c, long from) throws Exception {
     String start = TimeBuckets.format(BUCKETS.minuteBucket(from - 60_000), Step.MINUTE);
     String end = TimeBuckets.format(BUCKETS.minuteBucket(System.currentTimeMillis() + 60_000), Step.MINUTE);
+    return total(c, RoundRobinMeshClient.SERVICES, start, end);
+  }
+
+  /** The sum of {@code service_cpm} over {@code services} and the minutes from start to end. */
+  private static long total(CollectorProcess c, List<String> services, String start, String end) throws Exception {
     StringBuilder q = new StringBuilder("{");
-    for (int i = 0; i < RoundRobinMeshClient.SERVICES.size(); i++) {
+    for (int i = 0; i < services.size(); i++) {
       q.append(" s").append(i).append(": execExpression(expression: \"service_cpm\", entity: {serviceName: \"")
-          .append(RoundRobinMeshClient.SERVICES.get(i)).append("\", normal: true}, duration: {start: \"")
+          .append(services.get(i)).append("\", normal: true}, duration: {start: \"")
           .append(start).append("\", end: \"").append(end).append("\", step: MINUTE}) { error results { values {")
           .append(" value } } }");
     }
@@ -299,7 +410,7 @@ class CollectorsComingAndGoingIT {
         .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString()).body())
         .get("data");
     long sum = 0;
-    for (int i = 0; i < RoundRobinMeshClient.SERVICES.size(); i++) {
+    for (int i = 0; i < services.size(); i++) {
       JsonNode r = data.get("s" + i);
       assertThat(r.get("error").isNull()).as(r.toString()).isTrue();
       for (JsonNode v : r.get("results").get(0).get("values")) {
@@ -350,9 +461,13 @@ class CollectorsComingAndGoingIT {
 
   /** Starts the collectors at once (a cold JVM takes seconds) and waits until each is ready. */
   private static List<CollectorProcess> startAll(String prefix, String... ids) throws Exception {
+    return startAll(env(prefix), ids);
+  }
+
+  private static List<CollectorProcess> startAll(Map<String, String> env, String... ids) throws Exception {
     List<CollectorProcess> started = new ArrayList<>();
     for (String id : ids) {
-      started.add(CollectorProcess.start(id, env(prefix)));
+      started.add(CollectorProcess.start(id, env));
     }
     for (CollectorProcess c : started) {
       c.awaitReady();

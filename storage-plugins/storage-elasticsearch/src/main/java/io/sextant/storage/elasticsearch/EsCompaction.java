@@ -44,8 +44,12 @@ final class EsCompaction {
   private record Stored(String id, PartialRow row) {}
 
   MetricsStore.Compaction compact(Step step, long bucket, int share, int shares, MetricsStore.RowMerger merger) {
+    List<Query> filters = filters(step, bucket, share, shares);
+    if (leftToCompact(step, bucket, filters) == 0) {
+      return new MetricsStore.Compaction(0, 0, 0);
+    }
     Map<String, List<Stored>> byEntity = new LinkedHashMap<>();
-    long read = read(step, bucket, share, shares, byEntity);
+    long read = read(step, bucket, filters, byEntity);
     List<PartialRow> made = new ArrayList<>();
     Map<String, List<String>> coveredBy = new LinkedHashMap<>();
     List<String> toDelete = new ArrayList<>();
@@ -124,16 +128,34 @@ final class EsCompaction {
     return new MetricsStore.Compaction(read, created, deleted);
   }
 
-  /** The bucket's rows of the share's slots, by group and entity; how many were read. */
-  private long read(Step step, long bucket, int share, int shares, Map<String, List<Stored>> byEntity) {
+  private static List<Query> filters(Step step, long bucket, int share, int shares) {
     List<FieldValue> slots = new ArrayList<>();
     for (int s = share; s < PartialRow.SLOTS; s += shares) {
       slots.add(FieldValue.of(s));
     }
-    List<Query> filters = List.of(
+    return List.of(
         Query.of(q -> q.term(t -> t.field("step").value(step.name()))),
         Query.of(q -> q.term(t -> t.field("bucket").value(bucket))),
         Query.of(q -> q.terms(t -> t.field("slot").terms(v -> v.value(slots)))));
+  }
+
+  /**
+   * Closed rows no compacted row has taken in yet (those left covered included): a minute
+   * compacted already costs this count and nothing more.
+   */
+  private long leftToCompact(Step step, long bucket, List<Query> filters) {
+    try {
+      return client.count(c -> c.index(indices.metrics(step, bucket, bucket)).ignoreUnavailable(true)
+          .allowNoIndices(true).query(q -> q.bool(b -> b.filter(filters)
+              .filter(f -> f.term(t -> t.field("closed").value(true)))
+              .mustNot(n -> n.term(t -> t.field("writer").value(MetricPartial.COMPACTED)))))).count();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot count the rows left to compact", e);
+    }
+  }
+
+  /** The bucket's rows of the share's slots, by group and entity; how many were read. */
+  private long read(Step step, long bucket, List<Query> filters, Map<String, List<Stored>> byEntity) {
     long[] read = {0};
     Search.all(client, indices.metrics(step, bucket, bucket), filters,
         List.of("group", "entity", "writer", "seq", "closed", "covers", "states", "rid"), "rid", d -> {
