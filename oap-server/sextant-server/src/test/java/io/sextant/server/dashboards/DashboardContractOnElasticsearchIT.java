@@ -7,7 +7,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** The shipped dashboards' contract on a real Elasticsearch server. */
 class DashboardContractOnElasticsearchIT extends DashboardContract {
   @RegisterExtension
-  static final ElasticsearchExtension ES = new ElasticsearchExtension();
+  static final ElasticsearchExtension ES = ElasticsearchExtension.shared();
 
   @Override
   protected Map<String, String> storage() {

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class UiTemplatesOnElasticsearchIT {
   @RegisterExtension
-  static final ElasticsearchExtension ES = new ElasticsearchExtension();
+  static final ElasticsearchExtension ES = ElasticsearchExtension.shared();
 
   private final String prefix = "ui" + System.nanoTime();
   private final ExecutorService threads = Executors.newFixedThreadPool(2);

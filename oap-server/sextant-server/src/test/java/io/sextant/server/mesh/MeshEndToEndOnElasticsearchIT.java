@@ -7,7 +7,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** The end-to-end mesh contract on a real Elasticsearch server. */
 class MeshEndToEndOnElasticsearchIT extends MeshEndToEnd {
   @RegisterExtension
-  static final ElasticsearchExtension ES = new ElasticsearchExtension();
+  static final ElasticsearchExtension ES = ElasticsearchExtension.shared();
 
   @Override
   protected Map<String, String> storage() {

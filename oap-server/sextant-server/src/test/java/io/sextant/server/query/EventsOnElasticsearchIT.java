@@ -14,7 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** The end-to-end event contract on a real Elasticsearch server, and events outliving a restart. */
 class EventsOnElasticsearchIT extends EventsEndToEnd {
   @RegisterExtension
-  static final ElasticsearchExtension ES = new ElasticsearchExtension();
+  static final ElasticsearchExtension ES = ElasticsearchExtension.shared();
 
   @Override
   protected Map<String, String> storage() {

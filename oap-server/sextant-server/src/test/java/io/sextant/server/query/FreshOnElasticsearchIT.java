@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class FreshOnElasticsearchIT {
   @RegisterExtension
-  static final ElasticsearchExtension ES = new ElasticsearchExtension();
+  static final ElasticsearchExtension ES = ElasticsearchExtension.shared();
   private static final TimeBuckets BUCKETS = new TimeBuckets(ZoneId.of("UTC"), Clock.systemUTC());
   private static final List<String[]> PROBES = List.of(
       new String[] {"service_cpm", "serviceName: \"productpage\""},

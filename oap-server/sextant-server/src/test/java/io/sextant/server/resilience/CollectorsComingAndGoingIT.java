@@ -58,7 +58,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class CollectorsComingAndGoingIT {
   @RegisterExtension
-  static final ElasticsearchExtension ES = new ElasticsearchExtension();
+  static final ElasticsearchExtension ES = ElasticsearchExtension.shared();
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int RECORDS_PER_MESSAGE = 10;
   private static final int FLUSH_MILLIS = 1000;

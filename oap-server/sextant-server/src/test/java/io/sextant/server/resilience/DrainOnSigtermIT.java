@@ -34,7 +34,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class DrainOnSigtermIT {
   @RegisterExtension
-  static final ElasticsearchExtension ES = new ElasticsearchExtension();
+  static final ElasticsearchExtension ES = ElasticsearchExtension.shared();
 
   @Test
   void sigtermDrainsReadinessThenStreamsThenWritesEverythingAccepted() throws Exception {

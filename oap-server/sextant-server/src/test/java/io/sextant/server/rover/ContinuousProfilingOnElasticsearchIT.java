@@ -21,7 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ContinuousProfilingOnElasticsearchIT {
   @RegisterExtension
-  static final ElasticsearchExtension ES = new ElasticsearchExtension();
+  static final ElasticsearchExtension ES = ElasticsearchExtension.shared();
 
   private static TestServer collector(String prefix, String id) {
     return new TestServer(Map.of("storage.selector", "elasticsearch", "storage.elasticsearch.hosts",

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ProfilingOnElasticsearchIT {
   @RegisterExtension
-  static final ElasticsearchExtension ES = new ElasticsearchExtension();
+  static final ElasticsearchExtension ES = ElasticsearchExtension.shared();
 
   @Test
   void aTaskCreatedThroughOneCollectorReachesRoverOnceWhicheverCollectorItPolls() throws Exception {

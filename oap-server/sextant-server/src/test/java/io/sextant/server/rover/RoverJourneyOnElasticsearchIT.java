@@ -19,7 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class RoverJourneyOnElasticsearchIT extends RoverJourney {
   @RegisterExtension
-  static final ElasticsearchExtension ES = new ElasticsearchExtension();
+  static final ElasticsearchExtension ES = ElasticsearchExtension.shared();
 
   @Override
   protected Map<String, String> storage() {

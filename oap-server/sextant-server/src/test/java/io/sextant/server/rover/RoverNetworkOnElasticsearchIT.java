@@ -10,7 +10,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class RoverNetworkOnElasticsearchIT extends RoverNetworkEndToEnd {
   @RegisterExtension
-  static final ElasticsearchExtension ES = new ElasticsearchExtension();
+  static final ElasticsearchExtension ES = ElasticsearchExtension.shared();
 
   @Override
   protected Map<String, String> storage() {

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** Rover's sampled traces end to end on a real Elasticsearch server. */
 class RoverSampledTracesOnElasticsearchIT extends RoverSampledTraces {
   @RegisterExtension
-  static final ElasticsearchExtension ES = new ElasticsearchExtension();
+  static final ElasticsearchExtension ES = ElasticsearchExtension.shared();
 
   @Override
   protected Map<String, String> storage() {

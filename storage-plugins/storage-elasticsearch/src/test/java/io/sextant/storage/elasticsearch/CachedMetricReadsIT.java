@@ -35,7 +35,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class CachedMetricReadsIT {
   @RegisterExtension
-  static final ElasticsearchExtension ES = new ElasticsearchExtension();
+  static final ElasticsearchExtension ES = ElasticsearchExtension.shared();
   private static final String SERVICE = "c2VydmljZQ==.1";
   private static final String OTHER = "b3RoZXI=.1";
   private static final long FIRST = 202611221000L;

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ElasticsearchStorageComplianceIT {
   @RegisterExtension
-  static final ElasticsearchExtension ES = new ElasticsearchExtension();
+  static final ElasticsearchExtension ES = ElasticsearchExtension.shared();
   private static final AtomicInteger TESTS = new AtomicInteger();
   private static final int BULK_ACTIONS = 500;
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
