@@ -41,6 +41,9 @@ public record CoreConfig(String collectorId, ZoneId timezone, AggregatorLimits l
           "merge every collector's rows of a minute this long past into one row per entity, so reads of closed"
               + " minutes fetch one; 0: off"),
       integer(P + "compactIntervalSeconds", 60, 1, 3600, "how often compaction looks for minutes to compact"),
+      integer(P + "compactLookbackMinutes", 10, 0, 1440,
+          "how many minutes before the newest due one each pass looks at again (late rows, a dead collector's"
+              + " share)"),
       integer(P + "maxAccumulators", 50_000, 1000, 100_000_000,
           "open (entity, minute) accumulators; past it new entities are refused (RESOURCE_EXHAUSTED)"),
       integer(P + "maxLateMinutes", 1440, 1, 100_000, "records older than this are refused"),

@@ -102,10 +102,11 @@ class CollectorsMergeTest {
     // Each collector its share; one with a stale roster (two collectors) compacts a half again.
     List<String> roster = List.of("c0", "c1", "c2");
     for (String id : roster) {
-      new Compactor(storage::metrics, catalog, buckets, () -> roster, id, 0, new SimpleMeterRegistry()).runOnce();
+      new Compactor(storage::metrics, catalog, buckets, () -> roster, id, 0, 10, new SimpleMeterRegistry())
+          .runOnce();
     }
-    new Compactor(storage::metrics, catalog, buckets, () -> List.of("c0", "c1"), "c1", 0, new SimpleMeterRegistry())
-        .runOnce();
+    new Compactor(storage::metrics, catalog, buckets, () -> List.of("c0", "c1"), "c1", 0, 10,
+        new SimpleMeterRegistry()).runOnce();
     int after = storage.metrics().read("service_cpm", null, Step.MINUTE, 0, Long.MAX_VALUE).size();
     assertThat(after).as("partials before %d", before).isLessThan(before);
     assertThat(storage.metrics().read("service_cpm", null, Step.MINUTE, 0, Long.MAX_VALUE))

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Compacts closed minutes, so a read of closed data fetches one row per entity and minute however
  * many collectors wrote it. Every pass, each collector compacts the minutes from
- * {@code afterMinutes} to {@link #LOOKBACK} minutes more ago for its share of the entities (its
+ * {@code afterMinutes} to {@code lookbackMinutes} more ago for its share of the entities (its
  * place among the live collectors listed in storage, sorted by id). Looking back over several
  * minutes each time, rather than once at each minute, picks up rows closed late (late data, a
  * collector back from a storage outage), rows a compactor killed between creating and deleting
@@ -27,7 +27,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Compactor {
   private static final Logger LOG = LoggerFactory.getLogger(Compactor.class);
-  static final int LOOKBACK = 10;
 
   private final Supplier<MetricsStore> store;
   private final MetricsStore.RowMerger merger;
@@ -35,6 +34,7 @@ public final class Compactor {
   private final Supplier<List<String>> collectors;
   private final String collectorId;
   private final int afterMinutes;
+  private final int lookbackMinutes;
   private final Counter read;
   private final Counter created;
   private final Counter deleted;
@@ -42,13 +42,15 @@ public final class Compactor {
   private boolean unsupported;
 
   public Compactor(Supplier<MetricsStore> store, MetricCatalog catalog, TimeBuckets buckets,
-      Supplier<List<String>> collectors, String collectorId, int afterMinutes, MeterRegistry registry) {
+      Supplier<List<String>> collectors, String collectorId, int afterMinutes, int lookbackMinutes,
+      MeterRegistry registry) {
     this.store = store;
     this.merger = new CellMerger(catalog);
     this.buckets = buckets;
     this.collectors = collectors;
     this.collectorId = collectorId;
     this.afterMinutes = afterMinutes;
+    this.lookbackMinutes = lookbackMinutes;
     this.read = counter("sextant_compaction_rows_read", "stored rows compaction read", registry);
     this.created = counter("sextant_compaction_rows_created", "compacted rows created", registry);
     this.deleted = counter("sextant_compaction_rows_deleted", "rows deleted once a compacted row covered them",
@@ -71,7 +73,7 @@ public final class Compactor {
     int share = Math.max(0, ids.indexOf(collectorId));
     int shares = ids.contains(collectorId) ? ids.size() : 1;
     RuntimeException failed = null;
-    for (int back = LOOKBACK; back >= 0; back--) {
+    for (int back = lookbackMinutes; back >= 0; back--) {
       long minute = TimeBuckets.plus(due, Step.MINUTE, -back);
       try {
         MetricsStore.Compaction c = store.get().compact(Step.MINUTE, minute, share, shares, merger);

@@ -276,7 +276,8 @@ public final class SextantServer implements AutoCloseable {
       return;
     }
     Compactor compactor = new Compactor(storage::metrics, aggregator.catalog(), buckets, this::liveCollectors,
-        config.string("core.collectorId"), Math.max(after, config.integer("core.graceMinutes") + 2), registry);
+        config.string("core.collectorId"), Math.max(after, config.integer("core.graceMinutes") + 2),
+        config.integer("core.compactLookbackMinutes"), registry);
     int interval = config.integer("core.compactIntervalSeconds");
     Future<?> unusedCompaction = compaction.scheduleWithFixedDelay(() -> {
       try {

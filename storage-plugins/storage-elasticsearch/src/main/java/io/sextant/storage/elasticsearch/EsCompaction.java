@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import org.elasticsearch.client.ResponseException;
 
 /**
  * Compaction of one bucket on Elasticsearch ({@link MetricsStore#compact}): the bucket's rows of a
@@ -43,20 +44,63 @@ final class EsCompaction {
 
   private record Stored(String id, PartialRow row) {}
 
+  /** Entities planned between two writes: bounds what one pass holds and sends at once. */
+  private static final int CHUNK = 500;
+
   MetricsStore.Compaction compact(Step step, long bucket, int share, int shares, MetricsStore.RowMerger merger) {
     List<Query> filters = filters(step, bucket, share, shares);
     if (leftToCompact(step, bucket, filters) == 0) {
       return new MetricsStore.Compaction(0, 0, 0);
     }
-    Map<String, List<Stored>> byEntity = new LinkedHashMap<>();
-    long read = read(step, bucket, filters, byEntity);
-    List<PartialRow> made = new ArrayList<>();
-    Map<String, List<String>> coveredBy = new LinkedHashMap<>();
-    List<String> toDelete = new ArrayList<>();
-    for (List<Stored> rows : byEntity.values()) {
+    Pass pass = new Pass(step, bucket, merger);
+    // Sorted by row id, whose prefix is group|entity: each entity's rows arrive together.
+    Search.all(client, indices.metrics(step, bucket, bucket), filters,
+        List.of("group", "entity", "writer", "seq", "closed", "covers", "states", "rid"), "rid", pass::add);
+    pass.endEntity();
+    pass.write();
+    return new MetricsStore.Compaction(pass.read, pass.created, pass.deleted);
+  }
+
+  /** One compaction of one bucket: plans entity by entity, writes every {@link #CHUNK} entities. */
+  private final class Pass {
+    private final Step step;
+    private final long bucket;
+    private final MetricsStore.RowMerger merger;
+    private final String index;
+    private final List<Stored> entity = new ArrayList<>();
+    private final List<PartialRow> made = new ArrayList<>();
+    private final Map<String, List<String>> coveredBy = new LinkedHashMap<>();
+    private final List<String> toDelete = new ArrayList<>();
+    private int planned;
+    long read;
+    long created;
+    long deleted;
+
+    Pass(Step step, long bucket, MetricsStore.RowMerger merger) {
+      this.step = step;
+      this.bucket = bucket;
+      this.merger = merger;
+      this.index = indices.metrics(step, bucket);
+    }
+
+    void add(Map<String, Object> d) {
+      read++;
+      PartialRow row = row(step, bucket, d);
+      if (!entity.isEmpty() && !(entity.get(0).row().group().equals(row.group())
+          && entity.get(0).row().entityId().equals(row.entityId()))) {
+        endEntity();
+        if (++planned % CHUNK == 0) {
+          write();
+        }
+      }
+      entity.add(new Stored((String) d.get("rid"), row));
+    }
+
+    /** Plans the compaction of the entity's rows gathered so far. */
+    void endEntity() {
       Set<String> covered = new HashSet<>();
       long generation = 0;
-      for (Stored s : rows) {
+      for (Stored s : entity) {
         if (s.row().writerId().equals(MetricPartial.COMPACTED)) {
           covered.addAll(s.row().covers());
           generation = Math.max(generation, s.row().sequence());
@@ -67,7 +111,7 @@ final class EsCompaction {
       List<PartialRow> candidates = new ArrayList<>();
       List<String> candidateIds = new ArrayList<>();
       Set<String> keys = new LinkedHashSet<>();
-      for (Stored s : rows) {
+      for (Stored s : entity) {
         PartialRow r = s.row();
         String key = MetricPartial.key(r.writerId(), r.sequence());
         if (covered.contains(key)) {
@@ -79,53 +123,55 @@ final class EsCompaction {
           keys.addAll(r.covers());
         }
       }
-      if (candidates.size() < 2) {
-        continue;
+      entity.clear();
+      List<PartialRow.Cell> cells = candidates.size() < 2 ? null : merger.merge(candidates);
+      if (cells == null) {
+        return;
       }
       PartialRow first = candidates.get(0);
-      List<PartialRow.Cell> cells = merger.merge(candidates);
-      if (cells == null) {
-        continue;
-      }
       PartialRow compacted = new PartialRow(first.group(), first.entityId(), step, bucket, MetricPartial.COMPACTED,
           generation + 1, cells, true, List.copyOf(keys));
       made.add(compacted);
       coveredBy.put(compacted.id(), candidateIds);
     }
-    long created = 0;
-    String index = indices.metrics(step, bucket);
-    if (!made.isEmpty()) {
-      List<BulkOperation> ops = new ArrayList<>(made.size());
-      Long now = System.currentTimeMillis();
-      for (PartialRow r : made) {
-        Bulk.Doc d = toDoc.apply(r);
-        d.source().put(Bulk.WRITTEN, now);
-        ops.add(BulkOperation.of(o -> o.create(c -> c.index(d.index()).id(d.id()).document(d.source()))));
-      }
-      for (BulkResponseItem item : bulk(ops).items()) {
-        // A conflict: another compactor made this generation from what it saw; its rows are its to delete.
-        if (item.error() == null) {
-          created++;
-          toDelete.addAll(coveredBy.get(item.id()));
+
+    /** Creates the planned rows, makes them searchable, then deletes what they (or earlier ones) cover. */
+    void write() {
+      if (!made.isEmpty()) {
+        List<BulkOperation> ops = new ArrayList<>(made.size());
+        Long now = System.currentTimeMillis();
+        for (PartialRow r : made) {
+          Bulk.Doc d = toDoc.apply(r);
+          d.source().put(Bulk.WRITTEN, now);
+          ops.add(BulkOperation.of(o -> o.create(c -> c.index(d.index()).id(d.id()).document(d.source()))));
+        }
+        long before = created;
+        for (BulkResponseItem item : bulk(ops).items()) {
+          // A conflict: another compactor made this generation from what it saw; its rows are its to delete.
+          if (item.error() == null) {
+            created++;
+            toDelete.addAll(coveredBy.get(item.id()));
+          }
+        }
+        made.clear();
+        coveredBy.clear();
+        if (created > before) {
+          refresh(index);
         }
       }
-      if (created > 0) {
-        refresh(index);
-      }
-    }
-    long deleted = 0;
-    if (!toDelete.isEmpty()) {
-      List<BulkOperation> ops = new ArrayList<>(toDelete.size());
-      for (String id : toDelete) {
-        ops.add(BulkOperation.of(o -> o.delete(d -> d.index(index).id(id))));
-      }
-      for (BulkResponseItem item : bulk(ops).items()) {
-        if (item.error() == null && "deleted".equals(item.result())) {
-          deleted++;
+      if (!toDelete.isEmpty()) {
+        List<BulkOperation> ops = new ArrayList<>(toDelete.size());
+        for (String id : toDelete) {
+          ops.add(BulkOperation.of(o -> o.delete(d -> d.index(index).id(id))));
         }
+        for (BulkResponseItem item : bulk(ops).items()) {
+          if (item.error() == null && "deleted".equals(item.result())) {
+            deleted++;
+          }
+        }
+        toDelete.clear();
       }
     }
-    return new MetricsStore.Compaction(read, created, deleted);
   }
 
   private static List<Query> filters(Step step, long bucket, int share, int shares) {
@@ -149,22 +195,14 @@ final class EsCompaction {
           .allowNoIndices(true).query(q -> q.bool(b -> b.filter(filters)
               .filter(f -> f.term(t -> t.field("closed").value(true)))
               .mustNot(n -> n.term(t -> t.field("writer").value(MetricPartial.COMPACTED)))))).count();
+    } catch (ResponseException e) {
+      if (e.getResponse().getStatusLine().getStatusCode() == 503) {
+        return 0; // an index created a moment ago, no shard started yet: nothing to compact there yet
+      }
+      throw new UncheckedIOException("cannot count the rows left to compact", e);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot count the rows left to compact", e);
     }
-  }
-
-  /** The bucket's rows of the share's slots, by group and entity; how many were read. */
-  private long read(Step step, long bucket, List<Query> filters, Map<String, List<Stored>> byEntity) {
-    long[] read = {0};
-    Search.all(client, indices.metrics(step, bucket, bucket), filters,
-        List.of("group", "entity", "writer", "seq", "closed", "covers", "states", "rid"), "rid", d -> {
-          read[0]++;
-          PartialRow row = row(step, bucket, d);
-          byEntity.computeIfAbsent(row.group() + '|' + row.entityId(), k -> new ArrayList<>())
-              .add(new Stored((String) d.get("rid"), row));
-        });
-    return read[0];
   }
 
   private static PartialRow row(Step step, long bucket, Map<String, Object> d) {
