@@ -6,17 +6,20 @@
 #      servers (dist/target/sextant) on one index prefix, ports 11800+i / 12800+i;
 #   2. 30 minutes of history written through every collector (LoadGenerator --backfill-minutes=30,
 #      the same topology to each, so every minute has a partial per collector, as in a cluster);
-#   3. live ingest of RATE records/s spread over the collectors for the rest of the run;
+#   3. SETTLE_SECONDS (0) with nothing sent (a cluster that ran through those 30 minutes compacted
+#      them as they passed; the backfill writes them at once, so compaction catches up here), then
+#      live ingest of RATE records/s spread over the collectors for the rest of the run;
 #   4. collector 1 restarted (SIGTERM, start): the reads go to it, and the first minute after its
 #      start is measured on its own (FIRST_SECONDS of the 4-expression dashboard, no warm-up);
 #   5. steady state, each query kind WARMUP s then QUERY_SECONDS s measured, one client thread:
 #      one-service expression (service_cpm), a 4-expression dashboard of one service, global
 #      topology. The window always ends at the server's current minute (still being written).
-# Results: OUT/summary.txt (the percentile lines of each phase) and one log per process.
+# Results: OUT/summary.txt (the percentile lines of each phase, then the metrics documents stored
+# and each collector's compaction counters) and one log per process.
 #
 # Usage: benchmarks/run-live-reads.sh            (COLLECTORS=1)
 #        COLLECTORS=3 benchmarks/run-live-reads.sh
-# Environment: COLLECTORS (1), RATE (20000), SERVICES (200), ENDPOINTS (5000), FIRST_SECONDS (60),
+# Environment: COLLECTORS (1), RATE (20000), SERVICES (200), ENDPOINTS (5000), SETTLE_SECONDS (0), FIRST_SECONDS (60),
 #   WARMUP (20), QUERY_SECONDS (30), ES_HOSTS (empty: start one), OUT, JAVA_OPTS of the servers.
 # Builds nothing: ./mvnw -o -q -DskipTests install first (dist, benchmarks, testkit).
 set -euo pipefail
@@ -27,6 +30,7 @@ COLLECTORS="${COLLECTORS:-1}"
 RATE="${RATE:-20000}"
 SERVICES="${SERVICES:-200}"
 ENDPOINTS="${ENDPOINTS:-5000}"
+SETTLE_SECONDS="${SETTLE_SECONDS:-0}"
 FIRST_SECONDS="${FIRST_SECONDS:-60}"
 WARMUP="${WARMUP:-20}"
 QUERY_SECONDS="${QUERY_SECONDS:-30}"
@@ -109,6 +113,7 @@ for i in $(seq "$COLLECTORS"); do
 done
 for p in "${BACKFILL[@]}"; do wait "$p"; done
 grep -h "^server accepted" "$OUT"/backfill-*.log | sed 's/^/backfill: /' | tee -a "$OUT/summary.txt"
+sleep "$SETTLE_SECONDS"
 
 RUN_SECONDS=$((FIRST_SECONDS + 3 * (WARMUP + QUERY_SECONDS) + 120))
 for i in $(seq 2 "$COLLECTORS"); do live "$i" "$RUN_SECONDS" $((RATE / COLLECTORS)); done
@@ -130,6 +135,8 @@ query dashboard --queries=dashboard --dashboard-size=4 --service="$SERVICE" --wa
   --duration="$QUERY_SECONDS"
 query topology --queries=global-topology --warmup="$WARMUP" --duration="$QUERY_SECONDS"
 for i in $(seq "$COLLECTORS"); do
-  grep -E "^sextant_records_accepted_total\{kind=\"call\"\}" <(curl -fs "http://127.0.0.1:$((12800 + i))/metrics") \
-    | sed "s/^/collector $i: /" | tee -a "$OUT/summary.txt"
+  grep -E "^sextant_records_accepted_total\{kind=\"call\"\}|^sextant_compaction_rows_(made|deleted)_total" \
+    <(curl -fs "http://127.0.0.1:$((12800 + i))/metrics") | sed "s/^/collector $i: /" | tee -a "$OUT/summary.txt"
 done
+curl -fs "http://$ES_HOSTS/_cat/indices/$PREFIX-metrics-minute-*?h=index,docs.count,store.size&bytes=kb" \
+  | sed 's/^/minute metrics (index, documents, kB): /' | tee -a "$OUT/summary.txt"

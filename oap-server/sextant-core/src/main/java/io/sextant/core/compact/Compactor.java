@@ -52,7 +52,8 @@ public final class Compactor {
     this.afterMinutes = afterMinutes;
     this.lookbackMinutes = lookbackMinutes;
     this.read = counter("sextant_compaction_rows_read", "stored rows compaction read", registry);
-    this.created = counter("sextant_compaction_rows_created", "compacted rows created", registry);
+    // Not "_created": Prometheus reserves that suffix for a counter's creation time.
+    this.created = counter("sextant_compaction_rows_made", "compacted rows made", registry);
     this.deleted = counter("sextant_compaction_rows_deleted", "rows deleted once a compacted row covered them",
         registry);
     this.failures = counter("sextant_compaction_failures", "compactions of a minute that failed (tried again "

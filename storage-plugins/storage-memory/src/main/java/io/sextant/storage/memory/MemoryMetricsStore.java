@@ -100,7 +100,8 @@ final class MemoryMetricsStore implements MetricsStore {
   /**
    * Replaces, per metric and entity of the share, the bucket's closed partials by their merge, under
    * the series' lock, so a read sees either the partials or the merge. One collector writes here,
-   * so this matters after restarts, when earlier runs' partials sit beside this run's.
+   * so this matters for late data (a new sequence beside the closed one). The counts are of
+   * partials (one per metric), as this store keeps them, not rows.
    */
   @Override
   public Compaction compact(Step step, long bucket, int share, int shares, RowMerger merger) {
