@@ -80,10 +80,19 @@ public final class CollectorRoster {
   /** Removes this collector's document on a clean stop, so it leaves the list at once. */
   public synchronized void leave() {
     if (version > 0) {
+      ManagementStore s = store.get();
       try {
-        store.get().delete(KIND, collectorId, version);
+        s.delete(KIND, collectorId, version);
       } catch (VersionConflictException e) {
-        // Someone else holds the id now; theirs to keep.
+        // A beat the stop interrupted may have written a version it never learnt: still this run's
+        // if the body is (the start stamp tells runs apart). Someone else's is theirs to keep.
+        s.get(KIND, collectorId).filter(d -> d.body().equals(encode(self))).ifPresent(d -> {
+          try {
+            s.delete(KIND, collectorId, d.version());
+          } catch (VersionConflictException again) {
+            // It moved on once more: whoever wrote it keeps it.
+          }
+        });
       }
       version = 0;
     }

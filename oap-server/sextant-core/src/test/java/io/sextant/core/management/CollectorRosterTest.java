@@ -51,6 +51,19 @@ class CollectorRosterTest {
   }
 
   @Test
+  void aCleanStopLeavesEvenWhenABeatItInterruptedWasWritten() {
+    CollectorRoster a = collector("a", 1);
+    CollectorRoster b = collector("b", 2);
+    a.beat();
+    b.beat();
+    // The stop interrupted b's next beat after storage took it: b never learnt the new version.
+    var doc = storage.management().get(CollectorRoster.KIND, "b").orElseThrow();
+    storage.management().put(CollectorRoster.KIND, "b", doc.body(), doc.version());
+    b.leave();
+    assertThat(a.live()).extracting(Member::collectorId).containsExactly("a");
+  }
+
+  @Test
   void aCleanStopLeavesAtOnceAndARestartUnderTheSameIdTakesItsPlace() {
     CollectorRoster a = collector("a", 1);
     CollectorRoster b = collector("b", 2);
