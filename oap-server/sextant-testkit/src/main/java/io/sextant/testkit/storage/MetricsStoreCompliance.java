@@ -112,8 +112,11 @@ public abstract class MetricsStoreCompliance extends StorageCompliance {
         new PartialRow.Cell("service_sla", new long[] {count, count - 1, 0}, null)), true, List.of());
   }
 
-  /** What a metric function's merge does to counters; sketches are not merged here. */
-  private static List<PartialRow.Cell> sum(List<PartialRow> rows) {
+  /**
+   * A {@link io.sextant.api.storage.MetricsStore.RowMerger} for store tests: sums the counters, as
+   * the metric functions merge them; sketches are not merged.
+   */
+  public static List<PartialRow.Cell> sum(List<PartialRow> rows) {
     Map<String, long[]> sums = new TreeMap<>();
     for (PartialRow r : rows) {
       for (PartialRow.Cell c : r.cells()) {

@@ -7,6 +7,7 @@ import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.storage.PartialRow;
 import io.sextant.api.time.Step;
 import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
+import io.sextant.testkit.storage.MetricsStoreCompliance;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -134,7 +135,7 @@ class CachedMetricReadsIT {
       Future<?> compacting = compactor.submit(() -> {
         while (!stop.get()) {
           for (long m = FIRST; m < FIRST + MINUTES && !stop.get(); m++) {
-            created.addAndGet(writers.get(0).metrics().compact(Step.MINUTE, m, 0, 1, CachedMetricReadsIT::sum)
+            created.addAndGet(writers.get(0).metrics().compact(Step.MINUTE, m, 0, 1, MetricsStoreCompliance::sum)
                 .rowsCreated());
           }
         }
@@ -164,7 +165,7 @@ class CachedMetricReadsIT {
     }
     assertThat(created.get()).as("compacted rows made while reading").isPositive();
     for (long m = FIRST; m < FIRST + MINUTES; m++) {
-      writers.get(0).metrics().compact(Step.MINUTE, m, 0, 1, CachedMetricReadsIT::sum);
+      writers.get(0).metrics().compact(Step.MINUTE, m, 0, 1, MetricsStoreCompliance::sum);
     }
     plain.publish();
     assertThat(totals(cached, "service_cpm")).isEqualTo(totals(plain, "service_cpm"));
@@ -176,20 +177,6 @@ class CachedMetricReadsIT {
   private static PartialRow closed(PartialRow r) {
     return new PartialRow(r.group(), r.entityId(), r.step(), r.bucket(), r.writerId(), r.sequence(), r.cells(), true,
         List.of());
-  }
-
-  /** Merges counters as the metric functions do; sketches are not compared by {@link #totals}. */
-  private static List<PartialRow.Cell> sum(List<PartialRow> rows) {
-    Map<String, long[]> sums = new TreeMap<>();
-    for (PartialRow r : rows) {
-      for (PartialRow.Cell c : r.cells()) {
-        long[] into = sums.computeIfAbsent(c.metric(), m -> new long[3]);
-        for (int i = 0; i < 3; i++) {
-          into[i] += c.values()[i];
-        }
-      }
-    }
-    return sums.entrySet().stream().map(e -> new PartialRow.Cell(e.getKey(), e.getValue(), null)).toList();
   }
 
   /** Per bucket, the counters a query merges from what the store answers. */
