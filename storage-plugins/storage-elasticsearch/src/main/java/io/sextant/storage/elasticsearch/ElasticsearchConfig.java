@@ -18,7 +18,9 @@ import java.util.regex.Pattern;
  * of services read from Elasticsearch is reused for {@code metadataCacheSeconds} (0: read every
  * time); this collector's own writes clear it as soon as they are searchable. Single-entity metric
  * reads keep what they fetched in {@code readCacheMegabytes} and then ask only for documents
- * written since their last read, less {@code readCacheMarginSeconds}. Build one with
+ * written since their last read, less {@code readCacheMarginSeconds}; with
+ * {@code readStalenessMillis}, what other collectors wrote may show that much later, and a read
+ * of a series the collector keeps up to date answers from memory. Build one with
  * {@link #builder()} (defaults as {@link #KEYS}) or {@link #load(Settings)}.
  */
 public record ElasticsearchConfig(
@@ -41,7 +43,8 @@ public record ElasticsearchConfig(
     int metadataCacheSeconds,
     int recordRetentionDays,
     int readCacheMegabytes,
-    int readCacheMarginSeconds) {
+    int readCacheMarginSeconds,
+    int readStalenessMillis) {
 
   private static final String P = "storage.elasticsearch.";
   /** What Elasticsearch takes in an index or template name, as the start of one. */
@@ -77,7 +80,11 @@ public record ElasticsearchConfig(
               + "fetches only documents written since; 0 reads everything every time"),
       integer(P + "readCacheMarginSeconds", 120, 31, 86_400,
           "how far back before its last read a cached read asks again; must exceed the 30 s fallback refresh, "
-              + "plus one _bulk request with its resends, plus clock skew between collectors"));
+              + "plus one _bulk request with its resends, plus clock skew between collectors"),
+      integer(P + "readStalenessMillis", 1000, 0, 60_000,
+          "how much later than searchable other collectors' writes may show in reads of one entity: the "
+              + "collector refreshes the series read in the last 5 minutes twice this often, and such reads "
+              + "answer from memory; its own writes show at once; 0 searches on every read"));
 
   /** Reads the {@code storage.elasticsearch.*} keys. */
   public static ElasticsearchConfig load(Settings s) {
@@ -91,7 +98,8 @@ public record ElasticsearchConfig(
         .metadataCacheSeconds(s.integer(P + "metadataCacheSeconds"))
         .recordRetentionDays(s.integer(P + "recordRetentionDays"))
         .readCacheMegabytes(s.integer(P + "readCacheMegabytes"))
-        .readCacheMarginSeconds(s.integer(P + "readCacheMarginSeconds")).build();
+        .readCacheMarginSeconds(s.integer(P + "readCacheMarginSeconds"))
+        .readStalenessMillis(s.integer(P + "readStalenessMillis")).build();
   }
 
   /** A builder holding the keys' defaults. */
@@ -107,7 +115,8 @@ public record ElasticsearchConfig(
         .bulkConcurrency(bulkConcurrency).minuteRetentionDays(minuteRetentionDays)
         .hourRetentionDays(hourRetentionDays).dayRetentionDays(dayRetentionDays)
         .metadataCacheSeconds(metadataCacheSeconds).recordRetentionDays(recordRetentionDays)
-        .readCacheMegabytes(readCacheMegabytes).readCacheMarginSeconds(readCacheMarginSeconds);
+        .readCacheMegabytes(readCacheMegabytes).readCacheMarginSeconds(readCacheMarginSeconds)
+        .readStalenessMillis(readStalenessMillis);
   }
 
   /** Settings by name; starts at the defaults of {@link #KEYS}. */
@@ -132,6 +141,7 @@ public record ElasticsearchConfig(
     private int recordRetentionDays = 3;
     private int readCacheMegabytes = 32;
     private int readCacheMarginSeconds = 120;
+    private int readStalenessMillis = 1000;
 
     private Builder() {}
 
@@ -235,11 +245,16 @@ public record ElasticsearchConfig(
       return this;
     }
 
+    public Builder readStalenessMillis(int readStalenessMillis) {
+      this.readStalenessMillis = readStalenessMillis;
+      return this;
+    }
+
     public ElasticsearchConfig build() {
       return new ElasticsearchConfig(hosts, tls, trustStorePath, trustStorePassword, username, password, apiKey,
           indexPrefix, shards, replicas, requestTimeoutMillis, bulkActions, bulkConcurrency, minuteRetentionDays,
           hourRetentionDays, dayRetentionDays, metadataCacheSeconds, recordRetentionDays, readCacheMegabytes,
-          readCacheMarginSeconds);
+          readCacheMarginSeconds, readStalenessMillis);
     }
   }
 }

@@ -83,7 +83,7 @@ public final class ElasticsearchStorage implements StorageComponent {
     putTemplates();
     bulk = new Bulk(client, config.bulkActions(), config.bulkConcurrency(), indices.parked(), registry);
     metrics = new EsMetricsStore(client, bulk, indices, config.readCacheMegabytes() * 1024L * 1024L,
-        config.readCacheMarginSeconds() * 1000L, registry);
+        config.readCacheMarginSeconds() * 1000L, config.readStalenessMillis(), registry);
     topology = new EsTopologyStore(rest, bulk, indices, writerId, MAX_EDGE_HOURS);
     metadata = new EsMetadataStore(client, bulk, indices, writerId, config.metadataCacheSeconds());
     records = new EsRecordStore(client, bulk, indices);
@@ -381,6 +381,7 @@ public final class ElasticsearchStorage implements StorageComponent {
   @Override
   public synchronized void close() {
     if (rest != null) {
+      metrics.close();
       bulk.close();
       try {
         rest.close();

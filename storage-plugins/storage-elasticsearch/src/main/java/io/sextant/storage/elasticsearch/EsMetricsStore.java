@@ -16,13 +16,20 @@ import io.sextant.api.time.Step;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One document per partial row, with its deterministic id, in time-based indices per step. The
@@ -32,7 +39,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * a cached read of one entity asks only for documents written since its previous read, less a
  * margin that covers the time from sending to searchable.
  */
-final class EsMetricsStore implements MetricsStore {
+final class EsMetricsStore implements MetricsStore, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(EsMetricsStore.class);
+  /** {@code writtenSince} of a search that wants everything in its range. */
+  private static final long FULL = Long.MIN_VALUE;
+  /** A series nobody read for this long is no longer followed (a dashboard refreshes far more often). */
+  static final long FOLLOW_IDLE_MILLIS = 5 * 60_000;
+  /** The follower covers this many buckets past the newest one read, so a new minute is there. */
+  private static final int FOLLOW_AHEAD = 2;
+  /** Entities per follower search. */
+  private static final int FOLLOW_CHUNK = 500;
+
   private final ElasticsearchClient client;
   private final Bulk bulk;
   private final Indices indices;
@@ -42,40 +59,111 @@ final class EsMetricsStore implements MetricsStore {
   /** Counts this collector's publishes: a read never joins a search that began before the last one. */
   private final AtomicLong publishes = new AtomicLong();
   private final long marginMillis;
+  private final long stalenessMillis;
   private final EsCompaction compaction;
   private final Counter fullReads;
   private final Counter deltaReads;
+  private final Counter cachedReads;
+  private final Counter follows;
+  private final Counter followFailures;
+  /** Null unless cached reads may be stale: keeps the series read lately up to date. */
+  private final ScheduledExecutorService follower;
+  private volatile boolean followFailing;
 
   EsMetricsStore(ElasticsearchClient client, Bulk bulk, Indices indices) {
-    this(client, bulk, indices, 0, 0, new SimpleMeterRegistry());
+    this(client, bulk, indices, 0, 0, 0, new SimpleMeterRegistry());
   }
 
   /**
    * Single-entity reads keep up to {@code cacheBytes} of what they fetched (0: none) and then ask
-   * for documents written after their previous read less {@code marginMillis}.
+   * for documents written after their previous read less {@code marginMillis}; with
+   * {@code stalenessMillis}, a read answers from the cache alone if it is that fresh, and a
+   * follower thread refreshes what was read lately twice as often.
    */
   EsMetricsStore(ElasticsearchClient client, Bulk bulk, Indices indices, long cacheBytes, long marginMillis,
-      MeterRegistry registry) {
+      long stalenessMillis, MeterRegistry registry) {
     this.client = client;
     this.bulk = bulk;
     this.indices = indices;
     this.cache = cacheBytes > 0 ? new PartialCache(cacheBytes) : null;
     this.marginMillis = marginMillis;
+    this.stalenessMillis = cache == null ? 0 : stalenessMillis;
     this.compaction = new EsCompaction(client, indices, this::doc);
-    String description = "single-entity metric reads: full (nothing cached) or delta (documents written since)";
+    String description = "single-entity metric reads: full (nothing cached), delta (documents written since) or"
+        + " cached (answered from memory, the follower keeps it fresh)";
     this.fullReads = Counter.builder("sextant_es_metric_reads").tag("kind", "full").description(description)
         .register(registry);
     this.deltaReads = Counter.builder("sextant_es_metric_reads").tag("kind", "delta").description(description)
         .register(registry);
+    this.cachedReads = Counter.builder("sextant_es_metric_reads").tag("kind", "cached").description(description)
+        .register(registry);
+    String followDescription = "searches that brought the metric series read lately up to date";
+    this.follows = Counter.builder("sextant_es_read_follows").tag("outcome", "ok").description(followDescription)
+        .register(registry);
+    this.followFailures = Counter.builder("sextant_es_read_follows").tag("outcome", "failed")
+        .description(followDescription).register(registry);
     if (cache != null) {
       Gauge.builder("sextant_es_read_cache_bytes", cache, PartialCache::bytes)
           .description("estimated heap held by cached metric partials").register(registry);
+    }
+    if (this.stalenessMillis > 0) {
+      follower = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "sextant-es-read-follower");
+        t.setDaemon(true);
+        return t;
+      });
+      long every = Math.max(50, this.stalenessMillis / 2);
+      follower.scheduleWithFixedDelay(this::followQuietly, every, every, TimeUnit.MILLISECONDS);
+    } else {
+      follower = null;
+    }
+  }
+
+  private void followQuietly() {
+    try {
+      follow();
+      if (followFailing) {
+        followFailing = false;
+        LOG.info("following the metric series read lately works again");
+      }
+    } catch (RuntimeException e) {
+      followFailures.increment();
+      if (!followFailing) {
+        followFailing = true;
+        LOG.warn("following the metric series read lately failed; reads search Elasticsearch themselves until it"
+            + " works again: {}", e.toString());
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    if (follower != null) {
+      follower.shutdownNow();
     }
   }
 
   @Override
   public void write(List<PartialRow> rows) {
+    long sent = System.currentTimeMillis(); // no later than Elasticsearch's copy's stamp
     bulk.index("metrics", rows, this::doc);
+    if (cache != null) {
+      cache.written(stamped(rows, sent));
+    }
+  }
+
+  /** The partials of written rows by series, stamped as sent at {@code sent}. */
+  private static Map<PartialCache.SeriesKey, List<PartialCache.Stamped>> stamped(List<PartialRow> rows, long sent) {
+    Map<PartialCache.SeriesKey, List<PartialCache.Stamped>> out = new HashMap<>();
+    for (PartialRow r : rows) {
+      List<PartialCache.Stamped> series = out.computeIfAbsent(new PartialCache.SeriesKey(r.entityId(), r.step()),
+          k -> new ArrayList<>());
+      for (PartialRow.Cell c : r.cells()) {
+        series.add(new PartialCache.Stamped(new MetricPartial(c.metric(), r.entityId(), r.step(), r.bucket(),
+            r.writerId(), r.sequence(), c.values(), c.sketch(), r.closed(), r.covers()), sent));
+      }
+    }
+    return out;
   }
 
   private Bulk.Doc doc(PartialRow r) {
@@ -117,12 +205,15 @@ final class EsMetricsStore implements MetricsStore {
   public List<MetricPartial> read(String metric, Collection<String> entityIds, Step step, long startBucket,
       long endBucket) {
     if (cache == null || entityIds == null || entityIds.size() != 1) {
-      return CoveredPartials.resolve(search(metric, entityIds, step, startBucket, endBucket, null));
+      List<MetricPartial> out = new ArrayList<>();
+      search(metric, entityIds, step, startBucket, endBucket, FULL, 0).forEach(s -> out.add(s.partial()));
+      return CoveredPartials.resolve(out);
     }
     PartialCache.SeriesKey key = new PartialCache.SeriesKey(entityIds.iterator().next(), step);
     List<MetricPartial> out = new ArrayList<>();
-    for (MetricPartial p : current(key, startBucket, endBucket).partials().values()) {
-      if (p.metric().equals(metric)) {
+    for (PartialCache.Stamped s : current(key, startBucket, endBucket).partials().values()) {
+      MetricPartial p = s.partial();
+      if (p.metric().equals(metric) && p.bucket() >= startBucket && p.bucket() <= endBucket) {
         out.add(p);
       }
     }
@@ -130,13 +221,22 @@ final class EsMetricsStore implements MetricsStore {
   }
 
   /**
-   * Every metric of the entity in the window as of now. A dashboard asks for several metrics of
-   * one entity at once: a read joins a read of the same window already under way (whose answer is
-   * as of a few milliseconds before) instead of asking Elasticsearch again, unless this collector
-   * published a write since that search began: the query layer stops holding a written batch once
-   * it is published, so the search must see it.
+   * Every metric of the entity in the window as of now, or as of at most the staleness bound ago
+   * when the cache has it that fresh (other collectors' writes; this collector's own are added as
+   * it writes them). A dashboard asks for several metrics of one entity at once: a read joins a
+   * read of the same window already under way (whose answer is as of a few milliseconds before)
+   * instead of asking Elasticsearch again, unless this collector published a write since that
+   * search began: the query layer stops holding a written batch once it is published, so the
+   * search must see it.
    */
   private PartialCache.Series current(PartialCache.SeriesKey key, long startBucket, long endBucket) {
+    long now = System.currentTimeMillis();
+    PartialCache.Series cached = cache.read(key, startBucket, endBucket, now);
+    if (stalenessMillis > 0 && cached != null && cached.fromBucket() <= startBucket
+        && endBucket <= cached.toBucket() && cached.asOfMillis() >= now - stalenessMillis) {
+      cachedReads.increment();
+      return cached;
+    }
     Fetch mine = new Fetch(startBucket, endBucket, publishes.get(), new CompletableFuture<>());
     Fetch running = inFlight.putIfAbsent(key, mine);
     if (running != null) {
@@ -177,24 +277,62 @@ final class EsMetricsStore implements MetricsStore {
     PartialCache.Series series;
     if (cached != null && cached.fromBucket() <= startBucket) {
       deltaReads.increment();
-      series = cached.advance(startBucket, endBucket, asOf,
-          search(null, entity, key.step(), startBucket, endBucket, cached));
+      series = cached.advance(startBucket, endBucket, asOf, search(null, entity, key.step(), startBucket, endBucket,
+          cached.asOfMillis() - marginMillis, cached.toBucket()));
     } else {
       fullReads.increment();
       series = PartialCache.Series.fetched(startBucket, endBucket, asOf,
-          search(null, entity, key.step(), startBucket, endBucket, null));
+          search(null, entity, key.step(), startBucket, endBucket, FULL, 0));
     }
-    cache.put(key, series);
-    return series;
+    return cache.put(key, series);
   }
 
   /**
-   * Every partial of {@code metric} (null: of every metric) in the range; with {@code since}, only
-   * those it may lack: written after its read less the margin, or in buckets after the ones it
-   * covers.
+   * One pass of the follower: the series read lately, brought up to now with one search per step
+   * (and per {@link #FOLLOW_CHUNK} entities) for what was written since the oldest of them.
    */
-  private List<MetricPartial> search(String metric, Collection<String> entityIds, Step step, long startBucket,
-      long endBucket, PartialCache.Series since) {
+  void follow() {
+    long now = System.currentTimeMillis();
+    Map<Step, List<PartialCache.Followed>> byStep = new EnumMap<>(Step.class);
+    for (PartialCache.Followed f : cache.followed(now, FOLLOW_IDLE_MILLIS, FOLLOW_AHEAD)) {
+      byStep.computeIfAbsent(f.key().step(), k -> new ArrayList<>()).add(f);
+    }
+    for (Map.Entry<Step, List<PartialCache.Followed>> step : byStep.entrySet()) {
+      List<PartialCache.Followed> all = step.getValue();
+      for (int i = 0; i < all.size(); i += FOLLOW_CHUNK) {
+        List<PartialCache.Followed> chunk = all.subList(i, Math.min(all.size(), i + FOLLOW_CHUNK));
+        long from = Long.MAX_VALUE;
+        long to = Long.MIN_VALUE;
+        long since = Long.MAX_VALUE;
+        long knownTo = Long.MAX_VALUE;
+        List<String> entities = new ArrayList<>(chunk.size());
+        for (PartialCache.Followed f : chunk) {
+          from = Math.min(from, f.fromBucket());
+          to = Math.max(to, f.toBucket());
+          since = Math.min(since, f.series().asOfMillis() - marginMillis);
+          knownTo = Math.min(knownTo, f.series().toBucket());
+          entities.add(f.key().entityId());
+        }
+        Map<String, List<PartialCache.Stamped>> found = new HashMap<>();
+        for (PartialCache.Stamped s : search(null, entities, step.getKey(), from, to, since, knownTo)) {
+          found.computeIfAbsent(s.partial().entityId(), e -> new ArrayList<>()).add(s);
+        }
+        for (PartialCache.Followed f : chunk) {
+          cache.put(f.key(), f.series().advance(f.fromBucket(), f.toBucket(), now,
+              found.getOrDefault(f.key().entityId(), List.of())));
+        }
+        follows.increment();
+      }
+    }
+  }
+
+  /**
+   * Every partial of {@code metric} (null: of every metric) in the range, with when it was
+   * written; with {@code writtenSince} other than {@link #FULL}, only those written since then or
+   * in buckets after {@code knownTo}.
+   */
+  private List<PartialCache.Stamped> search(String metric, Collection<String> entityIds, Step step, long startBucket,
+      long endBucket, long writtenSince, long knownTo) {
     List<Query> filters = new ArrayList<>();
     if (metric != null) {
       filters.add(Query.of(q -> q.term(t -> t.field("metrics").value(metric))));
@@ -206,21 +344,21 @@ final class EsMetricsStore implements MetricsStore {
       List<FieldValue> ids = entityIds.stream().map(FieldValue::of).toList();
       filters.add(Query.of(q -> q.terms(t -> t.field("entity").terms(v -> v.value(ids)))));
     }
-    if (since != null) {
-      long writtenSince = since.asOfMillis() - marginMillis;
+    if (writtenSince != FULL) {
       filters.add(Query.of(q -> q.bool(b -> b.minimumShouldMatch("1")
           .should(s -> s.range(r -> r.untyped(u -> u.field(Bulk.WRITTEN).gte(JsonData.of(writtenSince)))))
-          .should(s -> s.range(r -> r.untyped(u -> u.field("bucket").gt(JsonData.of(since.toBucket()))))))));
+          .should(s -> s.range(r -> r.untyped(u -> u.field("bucket").gt(JsonData.of(knownTo))))))));
     }
-    List<String> fields = List.of("entity", "bucket", "writer", "seq", "covers",
+    List<String> fields = List.of("entity", "bucket", "writer", "seq", "covers", Bulk.WRITTEN,
         metric == null ? "states" : "states." + metric);
-    List<MetricPartial> out = new ArrayList<>();
+    List<PartialCache.Stamped> out = new ArrayList<>();
     Search.all(client, indices.metrics(step, startBucket, endBucket), filters, fields, "rid", d -> {
+      long written = d.get(Bulk.WRITTEN) instanceof Number n ? n.longValue() : 0;
       if (metric != null) {
-        out.add(partial(metric, step, d));
+        out.add(new PartialCache.Stamped(partial(metric, step, d), written));
       } else {
         for (Object m : ((Map<?, ?>) d.get("states")).keySet()) {
-          out.add(partial((String) m, step, d));
+          out.add(new PartialCache.Stamped(partial((String) m, step, d), written));
         }
       }
     });

@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * A collector's cached single-entity reads answer exactly what an uncached read of the same
  * Elasticsearch answers, while other collectors rewrite partials, add late ones to closed minutes
  * and restart (a new writer id), when many reads of one entity run at once (a dashboard), and after
- * the reader itself restarts.
+ * the reader itself restarts. With a staleness bound, a followed series answers from memory, shows
+ * the reader's own writes at once and others' within the bound.
  */
 class CachedMetricReadsIT {
   @RegisterExtension
@@ -57,14 +59,18 @@ class CachedMetricReadsIT {
     plain = open(0, new SimpleMeterRegistry());
   }
 
+  private ElasticsearchStorage open(int cacheMegabytes, SimpleMeterRegistry registry) {
+    return open(cacheMegabytes, 0, registry);
+  }
+
   @AfterEach
   void close() {
     opened.forEach(ElasticsearchStorage::close);
   }
 
-  private ElasticsearchStorage open(int cacheMegabytes, SimpleMeterRegistry registry) {
+  private ElasticsearchStorage open(int cacheMegabytes, int stalenessMillis, SimpleMeterRegistry registry) {
     ElasticsearchStorage s = new ElasticsearchStorage(ElasticsearchStorageComplianceIT.config(ES.hostAndPort(), prefix)
-        .toBuilder().readCacheMegabytes(cacheMegabytes).build(), registry);
+        .toBuilder().readCacheMegabytes(cacheMegabytes).readStalenessMillis(stalenessMillis).build(), registry);
     s.start();
     opened.add(s);
     return s;
@@ -128,6 +134,7 @@ class CachedMetricReadsIT {
   void cachedReadsAddUpAsUncachedWhileCollectorsWriteAndCompact() throws Exception {
     List<ElasticsearchStorage> writers = List.of(open(0, new SimpleMeterRegistry()), open(0, new SimpleMeterRegistry()),
         open(0, new SimpleMeterRegistry()));
+    ElasticsearchStorage following = open(32, 200, new SimpleMeterRegistry());
     AtomicBoolean stop = new AtomicBoolean();
     AtomicLong created = new AtomicLong();
     ExecutorService compactor = Executors.newSingleThreadExecutor();
@@ -156,6 +163,10 @@ class CachedMetricReadsIT {
             assertThat(totals(cached, metric)).as("round %d, %s", round, metric).isEqualTo(totals(plain, metric));
           }
         }
+        // The follower catches up with what the collectors published, covered partials dropped.
+        Map<Long, List<Long>> expected = totals(plain, "service_cpm");
+        assertThat(eventually(() -> totals(following, "service_cpm"), expected, 3_000)).as("round %d", round)
+            .isEqualTo(expected);
       }
       stop.set(true);
       compacting.get();
@@ -189,6 +200,68 @@ class CachedMetricReadsIT {
       }
     }
     return out;
+  }
+
+  @Test
+  void aFollowedSeriesAnswersFromMemoryWithOwnWritesAtOnceAndOthersWithinTheBound() throws Exception {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    ElasticsearchStorage following = open(32, 300, registry);
+    ElasticsearchStorage other = open(0, new SimpleMeterRegistry());
+    other.metrics().write(rows("b", 0, 1));
+    other.publish();
+    long start = FIRST + 1;
+    long end = FIRST + MINUTES - 1;
+    assertThat(canonical(read(following, start, end))).isEqualTo(canonical(read(plain, start, end)));
+
+    // Its own write shows at once, before it is even searchable, however many reads come.
+    following.metrics().write(List.of(row("me", end, 0, 40)));
+    assertThat(read(following, start, end)).extracting(p -> p.writerId() + "=" + p.values()[0]).contains("me=40");
+
+    // Another collector's late partial, a rewrite and the next minute: the follower brings them
+    // within the bound, and reads of the next window answer from memory without searching.
+    other.metrics().write(List.of(row("b", FIRST + 3, 1, 5), row("b", end, 0, 77), row("b", end + 1, 0, 9)));
+    other.publish();
+    following.publish();
+    long published = System.nanoTime();
+    double follows = follows(registry);
+    while (follows(registry) < follows + 2 && System.nanoTime() - published < 3_000_000_000L) {
+      Thread.sleep(10);
+    }
+    assertThat(follows(registry)).as("follower passes since the publish").isGreaterThanOrEqualTo(follows + 2);
+    assertThat((System.nanoTime() - published) / 1_000_000).as("ms until a whole pass followed").isLessThan(2_000);
+    double searches = kind(registry, "full") + kind(registry, "delta");
+    double fromMemory = kind(registry, "cached");
+    List<String> expected = canonical(read(plain, start + 1, end + 1));
+    for (int i = 0; i < 20; i++) {
+      assertThat(canonical(read(following, start + 1, end + 1))).isEqualTo(expected);
+    }
+    assertThat(kind(registry, "full") + kind(registry, "delta")).as("reads that searched").isEqualTo(searches);
+    assertThat(kind(registry, "cached")).isEqualTo(fromMemory + 20);
+    assertThat(registry.get("sextant_es_read_follows").tag("outcome", "failed").counter().count()).isZero();
+  }
+
+  private static double follows(SimpleMeterRegistry registry) {
+    return registry.get("sextant_es_read_follows").tag("outcome", "ok").counter().count();
+  }
+
+  private static List<MetricPartial> read(ElasticsearchStorage storage, long start, long end) {
+    return storage.metrics().read("service_cpm", List.of(SERVICE), Step.MINUTE, start, end);
+  }
+
+  private static double kind(SimpleMeterRegistry registry, String kind) {
+    return registry.get("sextant_es_metric_reads").tag("kind", kind).counter().count();
+  }
+
+  /** What {@code read} answers once it equals {@code expected}, or at the deadline. */
+  private static <T> T eventually(Supplier<T> read, T expected, long withinMillis)
+      throws InterruptedException {
+    long deadline = System.currentTimeMillis() + withinMillis;
+    T got = read.get();
+    while (!got.equals(expected) && System.currentTimeMillis() < deadline) {
+      Thread.sleep(20);
+      got = read.get();
+    }
+    return got;
   }
 
   @Test
@@ -228,7 +301,7 @@ class CachedMetricReadsIT {
   }
 
   private double reads(String kind) {
-    return cachedRegistry.get("sextant_es_metric_reads").tag("kind", kind).counter().count();
+    return kind(cachedRegistry, kind);
   }
 
   private void assertSameAsPlain(long start, long end) {

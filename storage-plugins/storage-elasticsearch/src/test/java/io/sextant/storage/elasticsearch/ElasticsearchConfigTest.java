@@ -17,7 +17,7 @@ class ElasticsearchConfigTest {
     assertThat(ElasticsearchConfig.load(KeySettings.of(ElasticsearchConfig.KEYS, Map.of())))
         .isEqualTo(ElasticsearchConfig.builder().build())
         .isEqualTo(new ElasticsearchConfig(List.of("127.0.0.1:9200"), false, "", "", "", "", "", "sextant", 1, 0,
-            30_000, 2000, 2, 2, 15, 90, 10, 3, 32, 120));
+            30_000, 2000, 2, 2, 15, 90, 10, 3, 32, 120, 1000));
   }
 
   @Test
@@ -42,9 +42,10 @@ class ElasticsearchConfigTest {
         Map.entry("storage.elasticsearch.metadataCacheSeconds", "8"),
         Map.entry("storage.elasticsearch.recordRetentionDays", "9"),
         Map.entry("storage.elasticsearch.readCacheMegabytes", "10"),
-        Map.entry("storage.elasticsearch.readCacheMarginSeconds", "60"))));
+        Map.entry("storage.elasticsearch.readCacheMarginSeconds", "60"),
+        Map.entry("storage.elasticsearch.readStalenessMillis", "250"))));
     assertThat(c).isEqualTo(new ElasticsearchConfig(List.of("es1:9200", "es2:9201"), true, "/t.p12", "tp", "u", "p",
-        "k", "x", 3, 1, 5000, 100, 4, 5, 6, 7, 8, 9, 10, 60));
+        "k", "x", 3, 1, 5000, 100, 4, 5, 6, 7, 8, 9, 10, 60, 250));
     assertThat(c.toBuilder().build()).isEqualTo(c);
   }
 
