@@ -62,6 +62,8 @@ public final class ElasticsearchStorage implements StorageComponent {
   private Bulk bulk;
   private ElasticsearchClient client;
   private EsMetricsStore metrics;
+  /** Null unless reads may be stale. */
+  private ReadFollower follower;
   private EsTopologyStore topology;
   private EsMetadataStore metadata;
   private EsRecordStore records;
@@ -82,9 +84,17 @@ public final class ElasticsearchStorage implements StorageComponent {
     client = new ElasticsearchClient(new RestClientTransport(rest, new JacksonJsonpMapper()));
     putTemplates();
     bulk = new Bulk(client, config.bulkActions(), config.bulkConcurrency(), indices.parked(), registry);
-    metrics = new EsMetricsStore(client, bulk, indices, config.readCacheMegabytes() * 1024L * 1024L,
+    long cacheBytes = config.readCacheMegabytes() * 1024L * 1024L;
+    // Three quarters of the read cache for metric series, a quarter for topology windows when followed.
+    long topologyBytes = config.readStalenessMillis() > 0 ? cacheBytes / 4 : 0;
+    metrics = new EsMetricsStore(client, bulk, indices, cacheBytes - topologyBytes,
         config.readCacheMarginSeconds() * 1000L, config.readStalenessMillis(), registry);
-    topology = new EsTopologyStore(rest, bulk, indices, writerId, MAX_EDGE_HOURS);
+    topology = new EsTopologyStore(rest, bulk, indices, writerId, MAX_EDGE_HOURS, topologyBytes,
+        config.readStalenessMillis(), registry);
+    if (cacheBytes > 0 && config.readStalenessMillis() > 0) {
+      follower = new ReadFollower(List.of(metrics::follow, topology::follow),
+          Math.max(50, config.readStalenessMillis() / 2), registry);
+    }
     metadata = new EsMetadataStore(client, bulk, indices, writerId, config.metadataCacheSeconds());
     records = new EsRecordStore(client, bulk, indices);
     management = new EsManagementStore(client, indices);
@@ -381,7 +391,10 @@ public final class ElasticsearchStorage implements StorageComponent {
   @Override
   public synchronized void close() {
     if (rest != null) {
-      metrics.close();
+      if (follower != null) {
+        follower.close();
+        follower = null;
+      }
       bulk.close();
       try {
         rest.close();

@@ -24,12 +24,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One document per partial row, with its deterministic id, in time-based indices per step. The
@@ -39,8 +34,7 @@ import org.slf4j.LoggerFactory;
  * a cached read of one entity asks only for documents written since its previous read, less a
  * margin that covers the time from sending to searchable.
  */
-final class EsMetricsStore implements MetricsStore, AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(EsMetricsStore.class);
+final class EsMetricsStore implements MetricsStore {
   /** {@code writtenSince} of a search that wants everything in its range. */
   private static final long FULL = Long.MIN_VALUE;
   /** A series nobody read for this long is no longer followed (a dashboard refreshes far more often). */
@@ -64,11 +58,6 @@ final class EsMetricsStore implements MetricsStore, AutoCloseable {
   private final Counter fullReads;
   private final Counter deltaReads;
   private final Counter cachedReads;
-  private final Counter follows;
-  private final Counter followFailures;
-  /** Null unless cached reads may be stale: keeps the series read lately up to date. */
-  private final ScheduledExecutorService follower;
-  private volatile boolean followFailing;
 
   EsMetricsStore(ElasticsearchClient client, Bulk bulk, Indices indices) {
     this(client, bulk, indices, 0, 0, 0, new SimpleMeterRegistry());
@@ -77,8 +66,8 @@ final class EsMetricsStore implements MetricsStore, AutoCloseable {
   /**
    * Single-entity reads keep up to {@code cacheBytes} of what they fetched (0: none) and then ask
    * for documents written after their previous read less {@code marginMillis}; with
-   * {@code stalenessMillis}, a read answers from the cache alone if it is that fresh, and a
-   * follower thread refreshes what was read lately twice as often.
+   * {@code stalenessMillis}, a read answers from the cache alone if it is that fresh ({@link #follow}
+   * keeps what was read lately so).
    */
   EsMetricsStore(ElasticsearchClient client, Bulk bulk, Indices indices, long cacheBytes, long marginMillis,
       long stalenessMillis, MeterRegistry registry) {
@@ -97,49 +86,9 @@ final class EsMetricsStore implements MetricsStore, AutoCloseable {
         .register(registry);
     this.cachedReads = Counter.builder("sextant_es_metric_reads").tag("kind", "cached").description(description)
         .register(registry);
-    String followDescription = "searches that brought the metric series read lately up to date";
-    this.follows = Counter.builder("sextant_es_read_follows").tag("outcome", "ok").description(followDescription)
-        .register(registry);
-    this.followFailures = Counter.builder("sextant_es_read_follows").tag("outcome", "failed")
-        .description(followDescription).register(registry);
     if (cache != null) {
       Gauge.builder("sextant_es_read_cache_bytes", cache, PartialCache::bytes)
           .description("estimated heap held by cached metric partials").register(registry);
-    }
-    if (this.stalenessMillis > 0) {
-      follower = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "sextant-es-read-follower");
-        t.setDaemon(true);
-        return t;
-      });
-      long every = Math.max(50, this.stalenessMillis / 2);
-      follower.scheduleWithFixedDelay(this::followQuietly, every, every, TimeUnit.MILLISECONDS);
-    } else {
-      follower = null;
-    }
-  }
-
-  private void followQuietly() {
-    try {
-      follow();
-      if (followFailing) {
-        followFailing = false;
-        LOG.info("following the metric series read lately works again");
-      }
-    } catch (RuntimeException e) {
-      followFailures.increment();
-      if (!followFailing) {
-        followFailing = true;
-        LOG.warn("following the metric series read lately failed; reads search Elasticsearch themselves until it"
-            + " works again: {}", e.toString());
-      }
-    }
-  }
-
-  @Override
-  public void close() {
-    if (follower != null) {
-      follower.shutdownNow();
     }
   }
 
@@ -291,7 +240,11 @@ final class EsMetricsStore implements MetricsStore, AutoCloseable {
    * One pass of the follower: the series read lately, brought up to now with one search per step
    * (and per {@link #FOLLOW_CHUNK} entities) for what was written since the oldest of them.
    */
-  void follow() {
+  int follow() {
+    if (stalenessMillis == 0) {
+      return 0;
+    }
+    int searches = 0;
     long now = System.currentTimeMillis();
     Map<Step, List<PartialCache.Followed>> byStep = new EnumMap<>(Step.class);
     for (PartialCache.Followed f : cache.followed(now, FOLLOW_IDLE_MILLIS, FOLLOW_AHEAD)) {
@@ -321,9 +274,10 @@ final class EsMetricsStore implements MetricsStore, AutoCloseable {
           cache.put(f.key(), f.series().advance(f.fromBucket(), f.toBucket(), now,
               found.getOrDefault(f.key().entityId(), List.of())));
         }
-        follows.increment();
+        searches++;
       }
     }
+    return searches;
   }
 
   /**

@@ -3,6 +3,9 @@ package io.sextant.storage.elasticsearch;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sextant.api.model.DetectPoint;
 import io.sextant.api.model.Scope;
 import io.sextant.api.storage.Edge;
@@ -33,8 +36,17 @@ import org.elasticsearch.client.RestClient;
  * minute is added (no read-modify-write). Past {@code maxEntries} the memory is cleared; an
  * entry created afterwards gets a new document (ids carry a sequence), so forgetting costs
  * documents, never minutes. A failed write forgets the entries it changed for the same reason.
+ *
+ * <p>With a staleness bound, the edges of each window read are kept ({@link TopologyWindows}): a
+ * read of a window no older than the bound answers from memory, {@link #follow} searches again
+ * the windows read in the last minute, and this collector's own writes are added as it writes.
  */
 final class EsTopologyStore implements TopologyStore {
+  /**
+   * A window nobody read for this long is no longer followed: windows move on every minute, so a
+   * dashboard's window of a minute ago is not read again.
+   */
+  private static final long FOLLOW_IDLE_MILLIS = 60_000;
   /** Distinct edges one query returns at most. */
   private static final int MAX_EDGES = 65_536;
   private static final JsonFactory JSON = new JsonFactory();
@@ -47,6 +59,11 @@ final class EsTopologyStore implements TopologyStore {
   private final Map<String, HourEntry> hours = new HashMap<>();
   private long sequences;
   private long newestHour;
+  /** Null unless reads may be stale. */
+  private final TopologyWindows windows;
+  private final long stalenessMillis;
+  private final Counter searchedReads;
+  private final Counter cachedReads;
 
   /** The minutes of one hour as bits (minute of the hour 0..59), and the document's sequence. */
   private static final class HourEntry {
@@ -77,11 +94,24 @@ final class EsTopologyStore implements TopologyStore {
   }
 
   EsTopologyStore(RestClient rest, Bulk bulk, Indices indices, String writerId, int maxEntries) {
+    this(rest, bulk, indices, writerId, maxEntries, 0, 0, new SimpleMeterRegistry());
+  }
+
+  /** Keeps up to {@code cacheBytes} of the windows read when {@code stalenessMillis} is above 0. */
+  EsTopologyStore(RestClient rest, Bulk bulk, Indices indices, String writerId, int maxEntries, long cacheBytes,
+      long stalenessMillis, MeterRegistry registry) {
     this.rest = rest;
     this.bulk = bulk;
     this.indices = indices;
     this.writerId = writerId;
     this.maxEntries = maxEntries;
+    this.stalenessMillis = cacheBytes > 0 ? stalenessMillis : 0;
+    this.windows = this.stalenessMillis > 0 ? new TopologyWindows(cacheBytes) : null;
+    String description = "topology reads: searched, or answered from memory (the follower keeps it fresh)";
+    this.searchedReads = Counter.builder("sextant_es_topology_reads").tag("kind", "searched")
+        .description(description).register(registry);
+    this.cachedReads = Counter.builder("sextant_es_topology_reads").tag("kind", "cached").description(description)
+        .register(registry);
   }
 
   static String key(Edge e) {
@@ -130,6 +160,9 @@ final class EsTopologyStore implements TopologyStore {
       }
       throw e;
     }
+    if (windows != null) {
+      edgesByMinute.forEach(windows::written);
+    }
   }
 
   /** Forgets hours before the previous one first (late minutes are rare), everything if need be. */
@@ -151,6 +184,35 @@ final class EsTopologyStore implements TopologyStore {
    */
   @Override
   public List<Edge> read(Scope scope, long startMinute, long endMinute) {
+    if (windows == null) {
+      return search(scope, startMinute, endMinute);
+    }
+    long now = System.currentTimeMillis();
+    TopologyWindows.Window window = new TopologyWindows.Window(scope, startMinute, endMinute);
+    TopologyWindows.Edges kept = windows.read(window, now);
+    if (kept != null && kept.asOfMillis() >= now - stalenessMillis) {
+      cachedReads.increment();
+      return List.copyOf(kept.byKey().values());
+    }
+    searchedReads.increment();
+    List<Edge> found = search(scope, startMinute, endMinute);
+    return List.copyOf(windows.found(window, found, now, now).byKey().values());
+  }
+
+  /** One pass of the follower: the windows read in the last minute searched again; answers how many. */
+  int follow() {
+    if (windows == null) {
+      return 0;
+    }
+    long now = System.currentTimeMillis();
+    List<TopologyWindows.Window> followed = windows.followed(now - FOLLOW_IDLE_MILLIS);
+    for (TopologyWindows.Window w : followed) {
+      windows.found(w, search(w.scope(), w.startMinute(), w.endMinute()), now, 0);
+    }
+    return followed.size();
+  }
+
+  private List<Edge> search(Scope scope, long startMinute, long endMinute) {
     String body = "{\"size\":0,\"query\":{\"bool\":{\"filter\":[{\"term\":{\"scope\":\"" + scope.name()
         + "\"}},{\"range\":{\"minutes\":{\"gte\":" + startMinute + ",\"lte\":" + endMinute + "}}}]}},"
         + "\"aggs\":{\"edges\":{\"terms\":{\"field\":\"key\",\"size\":" + MAX_EDGES + "}}}}";

@@ -3,6 +3,9 @@ package io.sextant.storage.elasticsearch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sextant.api.model.DetectPoint;
+import io.sextant.api.model.Scope;
+import io.sextant.api.storage.Edge;
 import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.storage.PartialRow;
 import io.sextant.api.time.Step;
@@ -34,7 +37,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Elasticsearch answers, while other collectors rewrite partials, add late ones to closed minutes
  * and restart (a new writer id), when many reads of one entity run at once (a dashboard), and after
  * the reader itself restarts. With a staleness bound, a followed series answers from memory, shows
- * the reader's own writes at once and others' within the bound.
+ * the reader's own writes at once and others' within the bound; so does a topology window.
  */
 class CachedMetricReadsIT {
   @RegisterExtension
@@ -238,6 +241,47 @@ class CachedMetricReadsIT {
     assertThat(kind(registry, "full") + kind(registry, "delta")).as("reads that searched").isEqualTo(searches);
     assertThat(kind(registry, "cached")).isEqualTo(fromMemory + 20);
     assertThat(registry.get("sextant_es_read_follows").tag("outcome", "failed").counter().count()).isZero();
+  }
+
+  @Test
+  void aFollowedTopologyWindowAnswersFromMemoryWithOwnEdgesAtOnceAndOthersWithinTheBound() throws Exception {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    ElasticsearchStorage following = open(32, 300, registry);
+    ElasticsearchStorage other = open(0, new SimpleMeterRegistry());
+    other.topology().write(List.of(edge("a", "b")), FIRST);
+    other.publish();
+    long end = FIRST + MINUTES - 1;
+    assertThat(edges(following, end)).containsExactly("a>b");
+
+    following.topology().write(List.of(edge("b", "c")), FIRST + 1);
+    assertThat(edges(following, end)).as("its own edge, before it is searchable").containsExactly("a>b", "b>c");
+
+    other.topology().write(List.of(edge("c", "d")), FIRST + 2);
+    other.topology().write(List.of(edge("x", "y")), end + 1);
+    other.publish();
+    long published = System.nanoTime();
+    double follows = follows(registry);
+    while (follows(registry) < follows + 2 && System.nanoTime() - published < 3_000_000_000L) {
+      Thread.sleep(10);
+    }
+    assertThat((System.nanoTime() - published) / 1_000_000).as("ms until a whole pass followed").isLessThan(2_000);
+    double searched = registry.get("sextant_es_topology_reads").tag("kind", "searched").counter().count();
+    for (int i = 0; i < 20; i++) {
+      assertThat(edges(following, end)).containsExactly("a>b", "b>c", "c>d");
+    }
+    assertThat(registry.get("sextant_es_topology_reads").tag("kind", "searched").counter().count())
+        .as("reads that searched").isEqualTo(searched);
+    assertThat(registry.get("sextant_es_topology_reads").tag("kind", "cached").counter().count())
+        .isGreaterThanOrEqualTo(20);
+  }
+
+  private static Edge edge(String from, String to) {
+    return new Edge(Scope.SERVICE, from, to, DetectPoint.SERVER, "http");
+  }
+
+  private static List<String> edges(ElasticsearchStorage storage, long end) {
+    return storage.topology().read(Scope.SERVICE, FIRST, end).stream().map(e -> e.sourceId() + ">" + e.destId())
+        .sorted().toList();
   }
 
   private static double follows(SimpleMeterRegistry registry) {
