@@ -13,14 +13,16 @@
 #      start is measured on its own (FIRST_SECONDS of the 4-expression dashboard, no warm-up);
 #   5. steady state, each query kind WARMUP s then QUERY_SECONDS s measured, one client thread:
 #      one-service expression (service_cpm), a 4-expression dashboard of one service, global
-#      topology. The window always ends at the server's current minute (still being written).
+#      topology. The window always ends at the server's current minute (still being written);
+#   6. a dashboard refreshed every PAUSE_MILLIS for PACED_SECONDS, as a person watches one.
 # Results: OUT/summary.txt (the percentile lines of each phase, then the metrics documents stored
 # and each collector's compaction counters) and one log per process.
 #
 # Usage: benchmarks/run-live-reads.sh            (COLLECTORS=1)
 #        COLLECTORS=3 benchmarks/run-live-reads.sh
 # Environment: COLLECTORS (1), RATE (20000), SERVICES (200), ENDPOINTS (5000), SETTLE_SECONDS (0), FIRST_SECONDS (60),
-#   WARMUP (20), QUERY_SECONDS (30), ES_HOSTS (empty: start one), OUT, JAVA_OPTS of the servers.
+#   WARMUP (20), QUERY_SECONDS (30), PAUSE_MILLIS (2000), PACED_SECONDS (60), ES_HOSTS (empty: start one), OUT,
+#   JAVA_OPTS of the servers.
 # Builds nothing: ./mvnw -o -q -DskipTests install first (dist, benchmarks, testkit).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -34,6 +36,8 @@ SETTLE_SECONDS="${SETTLE_SECONDS:-0}"
 FIRST_SECONDS="${FIRST_SECONDS:-60}"
 WARMUP="${WARMUP:-20}"
 QUERY_SECONDS="${QUERY_SECONDS:-30}"
+PAUSE_MILLIS="${PAUSE_MILLIS:-2000}"
+PACED_SECONDS="${PACED_SECONDS:-60}"
 OUT="${OUT:-$ROOT/benchmarks/target/live-reads-$COLLECTORS-$(date -u +%Y%m%dT%H%M%S)}"
 PREFIX="live$COLLECTORS$(date +%s)"
 export JAVA_OPTS="${JAVA_OPTS:--Xms256m -Xmx768m -XX:MaxDirectMemorySize=64m -XX:+UseParallelGC -XX:+ExitOnOutOfMemoryError}"
@@ -115,7 +119,7 @@ for p in "${BACKFILL[@]}"; do wait "$p"; done
 grep -h "^server accepted" "$OUT"/backfill-*.log | sed 's/^/backfill: /' | tee -a "$OUT/summary.txt"
 sleep "$SETTLE_SECONDS"
 
-RUN_SECONDS=$((FIRST_SECONDS + 3 * (WARMUP + QUERY_SECONDS) + 120))
+RUN_SECONDS=$((FIRST_SECONDS + 3 * (WARMUP + QUERY_SECONDS) + PACED_SECONDS + 120))
 for i in $(seq 2 "$COLLECTORS"); do live "$i" "$RUN_SECONDS" $((RATE / COLLECTORS)); done
 # Collector 1 restarts: its generator comes after, as a sidecar reconnects.
 kill -TERM "${SERVER_PID[1]}"
@@ -134,6 +138,11 @@ query expression --queries=expression --expression=service_cpm --service="$SERVI
 query dashboard --queries=dashboard --dashboard-size=4 --service="$SERVICE" --warmup="$WARMUP" \
   --duration="$QUERY_SECONDS"
 query topology --queries=global-topology --warmup="$WARMUP" --duration="$QUERY_SECONDS"
+# A person's dashboard: refreshed every PAUSE_MILLIS, not read back to back.
+query paced-dashboard --queries=dashboard --dashboard-size=4 --service="$SERVICE" --warmup=0 \
+  --duration="$PACED_SECONDS" --pause-millis="$PAUSE_MILLIS"
+curl -fs "http://127.0.0.1:12801/metrics" | grep -E "^sextant_es_(metric|topology)_reads_total|^sextant_es_read_follows_total" \
+  | sed "s/^/collector 1 reads: /" | tee -a "$OUT/summary.txt"
 for i in $(seq "$COLLECTORS"); do
   grep -E "^sextant_records_accepted_total\{kind=\"call\"\}|^sextant_compaction_rows_(made|deleted)_total" \
     <(curl -fs "http://127.0.0.1:$((12800 + i))/metrics") | sed "s/^/collector $i: /" | tee -a "$OUT/summary.txt"

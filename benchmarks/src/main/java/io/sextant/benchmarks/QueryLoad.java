@@ -584,7 +584,17 @@ public final class QueryLoad {
     @Override
     public void run() {
       int expressionCount = expressionKinds.size();
+      long pauseMillis = o.integer("pause-millis");
+      boolean first = true;
       while (System.nanoTime() < measureEnd) {
+        if (pauseMillis > 0 && !first) {
+          try {
+            Thread.sleep(pauseMillis); // a person's dashboard refreshing, not a client in a loop
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+        first = false;
         long n = sequence.getAndIncrement();
         // Interleaved: topology, global topology, expression, topology, ... (the kinds asked for);
         // the expressions cycle over the expressions for each service in turn.
@@ -750,6 +760,7 @@ public final class QueryLoad {
       opt("duration", "30", "seconds to measure for");
       opt("warmup", "10", "seconds of requests before measuring (checked, not measured)");
       opt("concurrency", "1", "client threads, each sending requests back to back");
+      opt("pause-millis", "0", "each client thread waits this long after each answer (a dashboard's refresh)");
       opt("minutes", "60", "queried window in minutes, ending at the server's current minute (step MINUTE)");
       opt("layer", "MESH", "layer whose services are queried");
       opt("queries", "topology,expression", "which queries: topology (getServicesTopology over all the layer's"
@@ -780,9 +791,9 @@ public final class QueryLoad {
     @Override
     protected void validate() {
       if (integer("duration") < 1 || integer("concurrency") < 1 || integer("minutes") < 1 || integer("timeout") < 1
-          || integer("report") < 1 || integer("warmup") < 0) {
+          || integer("report") < 1 || integer("warmup") < 0 || integer("pause-millis") < 0) {
         throw new IllegalArgumentException("duration, concurrency, minutes, timeout and report must be at least 1,"
-            + " warmup at least 0");
+            + " warmup and pause-millis at least 0");
       }
       if (!string("ui").equals("10.1") && !string("ui").equals("10.4")) {
         throw new IllegalArgumentException("--ui must be 10.1 or 10.4");
