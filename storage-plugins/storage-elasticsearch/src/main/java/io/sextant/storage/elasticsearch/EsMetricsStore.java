@@ -97,22 +97,8 @@ final class EsMetricsStore implements MetricsStore {
     long sent = System.currentTimeMillis(); // no later than Elasticsearch's copy's stamp
     bulk.index("metrics", rows, this::doc);
     if (cache != null) {
-      cache.written(stamped(rows, sent));
+      cache.written(rows, sent);
     }
-  }
-
-  /** The partials of written rows by series, stamped as sent at {@code sent}. */
-  private static Map<PartialCache.SeriesKey, List<PartialCache.Stamped>> stamped(List<PartialRow> rows, long sent) {
-    Map<PartialCache.SeriesKey, List<PartialCache.Stamped>> out = new HashMap<>();
-    for (PartialRow r : rows) {
-      List<PartialCache.Stamped> series = out.computeIfAbsent(new PartialCache.SeriesKey(r.entityId(), r.step()),
-          k -> new ArrayList<>());
-      for (PartialRow.Cell c : r.cells()) {
-        series.add(new PartialCache.Stamped(new MetricPartial(c.metric(), r.entityId(), r.step(), r.bucket(),
-            r.writerId(), r.sequence(), c.values(), c.sketch(), r.closed(), r.covers()), sent));
-      }
-    }
-    return out;
   }
 
   private Bulk.Doc doc(PartialRow r) {

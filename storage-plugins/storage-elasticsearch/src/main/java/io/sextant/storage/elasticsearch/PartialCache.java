@@ -2,9 +2,11 @@ package io.sextant.storage.elasticsearch;
 
 import io.sextant.api.storage.CoveredPartials;
 import io.sextant.api.storage.MetricPartial;
+import io.sextant.api.storage.PartialRow;
 import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -192,15 +194,25 @@ final class PartialCache {
   }
 
   /**
-   * Adds what this collector just wrote to the series that hold its buckets, so its own data never
-   * waits for a search; series not kept are left alone (their next read searches).
+   * Adds what this collector just wrote, stamped as sent at {@code sent}, to the series that hold
+   * its buckets, so its own data never waits for a search; rows of series not kept are skipped
+   * before anything is made of them (their next read searches).
    */
-  synchronized void written(Map<SeriesKey, List<Stamped>> bySeries) {
-    for (Map.Entry<SeriesKey, List<Stamped>> w : bySeries.entrySet()) {
-      Entry e = entries.get(w.getKey());
-      if (e == null) {
+  synchronized void written(List<PartialRow> rows, long sent) {
+    Map<SeriesKey, List<Stamped>> held = new HashMap<>();
+    for (PartialRow r : rows) {
+      SeriesKey key = new SeriesKey(r.entityId(), r.step());
+      if (!entries.containsKey(key)) { // containsKey: a write is not a use
         continue;
       }
+      List<Stamped> series = held.computeIfAbsent(key, k -> new ArrayList<>());
+      for (PartialRow.Cell c : r.cells()) {
+        series.add(new Stamped(new MetricPartial(c.metric(), r.entityId(), r.step(), r.bucket(), r.writerId(),
+            r.sequence(), c.values(), c.sketch(), r.closed(), r.covers()), sent));
+      }
+    }
+    for (Map.Entry<SeriesKey, List<Stamped>> w : held.entrySet()) {
+      Entry e = entries.get(w.getKey());
       Series s = e.series;
       Series next = s.advance(s.fromBucket(), s.toBucket(), s.asOfMillis(), w.getValue());
       bytes += next.weightBytes() - s.weightBytes();

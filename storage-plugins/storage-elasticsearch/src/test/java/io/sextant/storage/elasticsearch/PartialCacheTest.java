@@ -3,9 +3,9 @@ package io.sextant.storage.elasticsearch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sextant.api.storage.MetricPartial;
+import io.sextant.api.storage.PartialRow;
 import io.sextant.api.time.Step;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Merging by partial key, trimming to the window, and the memory bound. */
@@ -17,6 +17,11 @@ class PartialCacheTest {
   private static PartialCache.Stamped stamped(long bucket, String writer, long seq, long value, long written) {
     return new PartialCache.Stamped(new MetricPartial("m", "e", Step.MINUTE, bucket, writer, seq,
         new long[] {value}, null), written);
+  }
+
+  private static PartialRow row(String entity, long bucket, String writer, long value) {
+    return new PartialRow("G", entity, Step.MINUTE, bucket, writer, 0,
+        List.of(new PartialRow.Cell("m", new long[] {value}, null)));
   }
 
   private static List<String> values(PartialCache.Series s) {
@@ -64,14 +69,15 @@ class PartialCacheTest {
     assertThat(values(kept)).containsExactly("10/a/0=2");
 
     // this collector's write lands between a search and its answer: the search cannot undo it.
-    cache.written(Map.of(key("e"), List.of(stamped(11, "me", 0, 7, 300), stamped(10, "a", 0, 9, 50))));
+    cache.written(List.of(row("e", 11, "me", 7)), 300);
+    cache.written(List.of(row("e", 10, "a", 9)), 50); // older than the copy found
     assertThat(values(cache.get(key("e")))).containsExactlyInAnyOrder("10/a/0=2", "11/me/0=7");
     cache.put(key("e"), PartialCache.Series.fetched(10, 11, 3_000, List.of(stamped(10, "a", 0, 2, 200),
         stamped(11, "me", 0, 6, 250))));
     assertThat(values(cache.get(key("e")))).containsExactlyInAnyOrder("10/a/0=2", "11/me/0=7");
     assertThat(cache.get(key("e")).asOfMillis()).isEqualTo(3_000);
     // writes to series nobody read are not kept.
-    cache.written(Map.of(key("other"), List.of(stamped(11, "me", 0, 7, 300))));
+    cache.written(List.of(row("other", 11, "me", 7)), 300);
     assertThat(cache.get(key("other"))).isNull();
   }
 
