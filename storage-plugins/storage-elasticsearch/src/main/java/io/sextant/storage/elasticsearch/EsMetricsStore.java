@@ -38,7 +38,7 @@ final class EsMetricsStore implements MetricsStore {
   /** {@code writtenSince} of a search that wants everything in its range. */
   private static final long FULL = Long.MIN_VALUE;
   /** A series nobody read for this long is no longer followed (a dashboard refreshes far more often). */
-  static final long FOLLOW_IDLE_MILLIS = 5 * 60_000;
+  private static final long FOLLOW_IDLE_MILLIS = 5 * 60_000;
   /** The follower covers this many buckets past the newest one read, so a new minute is there. */
   private static final int FOLLOW_AHEAD = 2;
   /** Entities per follower search. */
