@@ -169,27 +169,19 @@ final class PartialCache {
       kept = old.asOfMillis() > series.asOfMillis()
           ? old.advance(old.fromBucket(), old.toBucket(), old.asOfMillis(), mine.partials().values()) : mine;
       bytes -= old.weightBytes();
-      if (kept.weightBytes() > maxBytes) {
-        entries.remove(key);
-        return mine;
-      }
-      e.series = kept;
-    } else {
-      if (kept.weightBytes() > maxBytes) {
-        return mine;
-      }
+    }
+    if (kept.weightBytes() > maxBytes) {
+      entries.remove(key);
+      return mine;
+    }
+    if (e == null) {
       e = new Entry(kept, kept.asOfMillis());
       entries.put(key, e);
+    } else {
+      e.series = kept;
     }
     bytes += kept.weightBytes();
-    Iterator<Entry> eldest = entries.values().iterator();
-    while (bytes > maxBytes && eldest.hasNext()) {
-      Entry old = eldest.next();
-      if (old != e) {
-        bytes -= old.series.weightBytes();
-        eldest.remove();
-      }
-    }
+    trim(e);
     return mine;
   }
 
@@ -202,7 +194,7 @@ final class PartialCache {
     Map<SeriesKey, List<Stamped>> held = new HashMap<>();
     for (PartialRow r : rows) {
       SeriesKey key = new SeriesKey(r.entityId(), r.step());
-      if (!entries.containsKey(key)) { // containsKey: a write is not a use
+      if (!entries.containsKey(key)) { // a lookup only, no partials made, for series not held
         continue;
       }
       List<Stamped> series = held.computeIfAbsent(key, k -> new ArrayList<>());
@@ -218,10 +210,18 @@ final class PartialCache {
       bytes += next.weightBytes() - s.weightBytes();
       e.series = next;
     }
+    trim(null);
+  }
+
+  /** Drops least recently used series, except {@code keep}, until the bound holds. */
+  private void trim(Entry keep) {
     Iterator<Entry> eldest = entries.values().iterator();
     while (bytes > maxBytes && eldest.hasNext()) {
-      bytes -= eldest.next().series.weightBytes();
-      eldest.remove();
+      Entry e = eldest.next();
+      if (e != keep) {
+        bytes -= e.series.weightBytes();
+        eldest.remove();
+      }
     }
   }
 

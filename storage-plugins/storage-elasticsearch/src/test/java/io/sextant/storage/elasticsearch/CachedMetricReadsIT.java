@@ -225,13 +225,7 @@ class CachedMetricReadsIT {
     other.metrics().write(List.of(row("b", FIRST + 3, 1, 5), row("b", end, 0, 77), row("b", end + 1, 0, 9)));
     other.publish();
     following.publish();
-    long published = System.nanoTime();
-    double follows = follows(registry);
-    while (follows(registry) < follows + 2 && System.nanoTime() - published < 3_000_000_000L) {
-      Thread.sleep(10);
-    }
-    assertThat(follows(registry)).as("follower passes since the publish").isGreaterThanOrEqualTo(follows + 2);
-    assertThat((System.nanoTime() - published) / 1_000_000).as("ms until a whole pass followed").isLessThan(2_000);
+    awaitWholeFollowerPass(registry);
     double searches = kind(registry, "full") + kind(registry, "delta");
     double fromMemory = kind(registry, "cached");
     List<String> expected = canonical(read(plain, start + 1, end + 1));
@@ -259,12 +253,7 @@ class CachedMetricReadsIT {
     other.topology().write(List.of(edge("c", "d")), FIRST + 2);
     other.topology().write(List.of(edge("x", "y")), end + 1);
     other.publish();
-    long published = System.nanoTime();
-    double follows = follows(registry);
-    while (follows(registry) < follows + 2 && System.nanoTime() - published < 3_000_000_000L) {
-      Thread.sleep(10);
-    }
-    assertThat((System.nanoTime() - published) / 1_000_000).as("ms until a whole pass followed").isLessThan(2_000);
+    awaitWholeFollowerPass(registry);
     double searched = registry.get("sextant_es_topology_reads").tag("kind", "searched").counter().count();
     for (int i = 0; i < 20; i++) {
       assertThat(edges(following, end)).containsExactly("a>b", "b>c", "c>d");
@@ -282,6 +271,17 @@ class CachedMetricReadsIT {
   private static List<String> edges(ElasticsearchStorage storage, long end) {
     return storage.topology().read(Scope.SERVICE, FIRST, end).stream().map(e -> e.sourceId() + ">" + e.destId())
         .sorted().toList();
+  }
+
+  /** Waits for two more follower searches (one whole pass began after the call), within 2 s. */
+  private static void awaitWholeFollowerPass(SimpleMeterRegistry registry) throws InterruptedException {
+    long start = System.nanoTime();
+    double follows = follows(registry);
+    while (follows(registry) < follows + 2 && System.nanoTime() - start < 3_000_000_000L) {
+      Thread.sleep(10);
+    }
+    assertThat(follows(registry)).as("follower searches since the publish").isGreaterThanOrEqualTo(follows + 2);
+    assertThat((System.nanoTime() - start) / 1_000_000).as("ms until a whole pass followed").isLessThan(2_000);
   }
 
   private static double follows(SimpleMeterRegistry registry) {
