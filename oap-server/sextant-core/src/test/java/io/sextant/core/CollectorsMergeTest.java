@@ -29,6 +29,7 @@ import java.time.Clock;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -37,8 +38,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The share-nothing rule: the same records split over N collectors (each with its own aggregator
  * and flusher, one shared store) must answer exactly what one collector answers, for every metric
- * of the table, in minute and hour buckets, including late records that reopen closed minutes, and
- * so must the same store after its closed minutes are compacted.
+ * of the table, in minute, hour and day buckets, including late records that reopen closed minutes,
+ * and so must the same store after its closed minutes, hours and days are compacted.
  */
 class CollectorsMergeTest {
   private final MetricCatalog catalog = MetricFamilies.catalog(100);
@@ -46,14 +47,18 @@ class CollectorsMergeTest {
   private final long now = System.currentTimeMillis();
 
   private List<CallRecord> traffic() {
+    return traffic(5);
+  }
+
+  /** Calls spread over the last {@code minutes}, so some minutes are closed and some open. */
+  private List<CallRecord> traffic(int minutes) {
     Random random = new Random(42);
     List<CallRecord> out = new ArrayList<>();
     String[] services = {"a", "b", "c", "d"};
     for (int i = 0; i < 5000; i++) {
       String src = services[random.nextInt(3)];
       String dst = services[1 + random.nextInt(3)];
-      // Spread over the last five minutes, so some minutes are closed and some open.
-      long t = now - random.nextInt(5 * 60_000);
+      long t = now - random.nextInt(minutes * 60_000);
       boolean ok = random.nextInt(10) > 0;
       out.add(new CallRecord(t, t + 10, src, src + "-" + random.nextInt(2), dst, dst + "-" + random.nextInt(3),
           "GET:/e" + random.nextInt(5), random.nextInt(2000), ok ? 200 : 503, ok, CallProtocol.HTTP,
@@ -72,7 +77,7 @@ class CollectorsMergeTest {
     List<Flusher> flushers = new ArrayList<>();
     for (int c = 0; c < collectors; c++) {
       Aggregator a = new Aggregator(catalog, RecordKindDispatcher.standard(10_000), buckets,
-          new AggregatorLimits(1_000_000, 60, 10), new SimpleMeterRegistry());
+          new AggregatorLimits(1_000_000, 240, 10), new SimpleMeterRegistry());
       aggregators.add(a);
       flushers.add(new Flusher(a, storage, buckets, new FlusherConfig(1000, 1000, 0, 1, 64L << 20), "c" + c,
           new SimpleMeterRegistry()));
@@ -90,7 +95,7 @@ class CollectorsMergeTest {
   @Test
   void threeCollectorsAnswerExactlyWhatOneAnswers() {
     List<CallRecord> records = traffic();
-    assertSameAnswers(records, run(1, records), run(3, records));
+    assertSameAnswers(records, run(1, records), run(3, records), 6);
   }
 
   @Test
@@ -112,19 +117,43 @@ class CollectorsMergeTest {
     assertThat(storage.metrics().read("service_cpm", null, Step.MINUTE, 0, Long.MAX_VALUE))
         .as("closed minutes: one partial per entity and minute").extracting(p -> p.entityId() + "@" + p.bucket())
         .doesNotHaveDuplicates();
-    assertSameAnswers(records, run(1, records), three);
+    assertSameAnswers(records, run(1, records), three, 6);
   }
 
-  private void assertSameAnswers(List<CallRecord> records, MetricQueries one, MetricQueries three) {
+  @Test
+  void compactedHoursAndDaysAnswerExactlyWhatOneCollectorAnswers() {
+    List<CallRecord> records = traffic(180); // three hours back: every hour but the current one final
+    MemoryStorage storage = new MemoryStorage(new MemoryStorageConfig(10_000_000));
+    MetricQueries three = run(3, records, storage);
+    List<String> roster = List.of("c0", "c1", "c2");
+    List<String> before = storage.metrics().read("service_cpm", null, Step.HOUR, 0, Long.MAX_VALUE).stream()
+        .map(p -> p.entityId() + "@" + p.bucket()).toList();
+    assertThat(before).as("before: a partial per collector").hasSizeGreaterThan(2 * new HashSet<>(before).size());
+    for (String id : roster) {
+      new Compactor(storage::metrics, catalog, buckets, () -> roster, id, 0, 200, new SimpleMeterRegistry())
+          .runOnce();
+    }
+    for (Step step : List.of(Step.HOUR, Step.DAY)) {
+      assertThat(storage.metrics().read("service_cpm", null, step, 0, Long.MAX_VALUE))
+          .as("%s: one partial per entity and bucket", step).extracting(p -> p.entityId() + "@" + p.bucket())
+          .doesNotHaveDuplicates();
+    }
+    assertSameAnswers(records, run(1, records), three, 200);
+  }
+
+  private void assertSameAnswers(List<CallRecord> records, MetricQueries one, MetricQueries three, int minutesBack) {
     long end = buckets.minuteBucket(now);
-    long start = TimeBuckets.plus(end, Step.MINUTE, -6);
-    List<Long> minutes = TimeBuckets.range(start, end, Step.MINUTE, 100);
+    long start = TimeBuckets.plus(end, Step.MINUTE, -minutesBack);
+    List<Long> minutes = TimeBuckets.range(start, end, Step.MINUTE, 300);
     List<Long> hours = TimeBuckets.range(TimeBuckets.rollup(start, Step.HOUR), TimeBuckets.rollup(end, Step.HOUR),
         Step.HOUR, 10);
+    List<Long> days = TimeBuckets.range(TimeBuckets.rollup(start, Step.DAY), TimeBuckets.rollup(end, Step.DAY),
+        Step.DAY, 10);
     int compared = 0;
     for (MetricDefinition def : catalog.all()) {
       for (MqeEntity entity : entities()) {
-        for (var range : List.of(Map.entry(Step.MINUTE, minutes), Map.entry(Step.HOUR, hours))) {
+        for (var range : List.of(Map.entry(Step.MINUTE, minutes), Map.entry(Step.HOUR, hours),
+            Map.entry(Step.DAY, days))) {
           List<Series> a;
           try {
             a = one.read(def.name(), Map.of(), entity, range.getValue(), range.getKey());

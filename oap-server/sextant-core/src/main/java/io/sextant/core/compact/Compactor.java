@@ -12,8 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Compacts closed minutes, so a read of closed data fetches one row per entity and minute however
- * many collectors wrote it. Every pass, each collector compacts the minutes from
+ * Compacts closed minutes, hours and days, so a read of closed data fetches one row per entity and
+ * bucket however many collectors wrote it. Every pass, each collector compacts the minutes from
  * {@code afterMinutes} to {@code lookbackMinutes} more ago for its share of the entities (its
  * place among the live collectors listed in storage, sorted by id). Looking back over several
  * minutes each time, rather than once at each minute, picks up rows closed late (late data, a
@@ -56,7 +56,7 @@ public final class Compactor {
     this.created = counter("sextant_compaction_rows_made", "compacted rows made", registry);
     this.deleted = counter("sextant_compaction_rows_deleted", "rows deleted once a compacted row covered them",
         registry);
-    this.failures = counter("sextant_compaction_failures", "compactions of a minute that failed (tried again "
+    this.failures = counter("sextant_compaction_failures", "compactions of a bucket that failed (tried again "
         + "next pass)", registry);
   }
 
@@ -64,34 +64,41 @@ public final class Compactor {
     return Counter.builder(name).description(description).register(registry);
   }
 
-  /** Compacts what is left to compact in the minutes looked back over. */
+  /**
+   * Compacts what is left to compact in the minutes looked back over, and in the hours and days
+   * they fall in (an hour's or day's roll-ups close once its last minute is collected, so it is
+   * looked at from its start until the lookback has passed its end).
+   */
   public void runOnce() {
     if (unsupported) {
       return;
     }
     long due = buckets.minuteBucket(buckets.nowMillis() - afterMinutes * 60_000L);
+    long oldest = TimeBuckets.plus(due, Step.MINUTE, -lookbackMinutes);
     List<String> ids = collectors.get().stream().sorted().toList();
     int share = Math.max(0, ids.indexOf(collectorId));
     int shares = ids.contains(collectorId) ? ids.size() : 1;
     RuntimeException failed = null;
-    for (int back = lookbackMinutes; back >= 0; back--) {
-      long minute = TimeBuckets.plus(due, Step.MINUTE, -back);
-      try {
-        MetricsStore.Compaction c = store.get().compact(Step.MINUTE, minute, share, shares, merger);
-        read.increment(c.rowsRead());
-        created.increment(c.rowsCreated());
-        deleted.increment(c.rowsDeleted());
-      } catch (UnsupportedOperationException e) {
-        unsupported = true;
-        LOG.info("{}: closed minutes stay one row per collector", e.getMessage());
-        return;
-      } catch (RuntimeException e) {
-        failures.increment();
-        failed = e;
+    for (Step step : Step.values()) {
+      long last = TimeBuckets.rollup(due, step);
+      for (long bucket = TimeBuckets.rollup(oldest, step); bucket <= last; bucket = TimeBuckets.plus(bucket, step, 1)) {
+        try {
+          MetricsStore.Compaction c = store.get().compact(step, bucket, share, shares, merger);
+          read.increment(c.rowsRead());
+          created.increment(c.rowsCreated());
+          deleted.increment(c.rowsDeleted());
+        } catch (UnsupportedOperationException e) {
+          unsupported = true;
+          LOG.info("{}: closed buckets stay one row per collector", e.getMessage());
+          return;
+        } catch (RuntimeException e) {
+          failures.increment();
+          failed = e;
+        }
       }
     }
     if (failed != null) {
-      LOG.warn("compacting some minutes failed (their rows stay as they are; tried again next pass)", failed);
+      LOG.warn("compacting some buckets failed (their rows stay as they are; tried again next pass)", failed);
     }
   }
 }

@@ -302,14 +302,15 @@ public final class Flusher implements Component, LiveMetrics {
         Rollups.Rollup direct = r.update(s);
         if (direct != null) {
           rows.add(row(direct.group(), direct.entity().id(), r.step(), direct.bucket(), writerId, direct.sequence(),
-              direct.states()));
+              direct.states(), true));
         }
       }
     }
     for (Rollups r : List.of(hours, days)) {
       long finalBefore = TimeBuckets.rollup(cut.closeBefore(), r.step());
       for (Rollups.Rollup e : r.drain(finalBefore, cut.closeAll(), cut.due())) {
-        rows.add(row(e.group(), e.entity().id(), r.step(), e.bucket(), writerId, e.sequence(), e.states()));
+        rows.add(row(e.group(), e.entity().id(), r.step(), e.bucket(), writerId, e.sequence(), e.states(),
+            e.closed()));
       }
     }
     return rows;

@@ -24,7 +24,8 @@ import java.util.function.LongSupplier;
  * hour or day value is current as of the last write, not only once its minutes close. Once every
  * minute of the bucket is closed the entry is final: written a last time (at the next due time)
  * and forgotten. A minute closing later into a forgotten bucket starts a new partial (new
- * sequence), which queries merge.
+ * sequence), which queries merge. The last write of an entry is marked closed: nothing rewrites
+ * that partial again, so collectors may compact it like a closed minute.
  *
  * <p>Memory does not grow with the entities seen in a day: at most {@code maxHeld} entries. Past
  * it, every entry without an open minute is written and forgotten at once, final or not, and a
@@ -61,7 +62,7 @@ final class Rollups {
     Entry e = entries.get(key);
     if (e == null && entries.size() >= maxHeld) {
       return minute.closed()
-          ? new Rollup(group, minute.entity(), bucket, sequences.getAsLong(), minute.states())
+          ? new Rollup(group, minute.entity(), bucket, sequences.getAsLong(), minute.states(), true)
           : null;
     }
     if (e == null) {
@@ -84,6 +85,8 @@ final class Rollups {
    * for the next due time rather than being written at once: a client replaying past hours closes
    * their minutes every collection, and each write of a forgotten entry is a new partial. Past
    * {@code maxHeld} entries, every entry without open minutes is written and forgotten at once.
+   * A forgotten entry is written closed even when unchanged since its last write (an entity that
+   * went quiet before its hour ended), so that its partial can be compacted.
    */
   List<Rollup> drain(long finalBefore, boolean closeAll, boolean due) {
     boolean over = entries.size() > maxHeld;
@@ -94,9 +97,9 @@ final class Rollups {
       boolean idle = e.open.isEmpty();
       boolean last = (closeAll || e.bucket < finalBefore) && idle;
       boolean forget = (last && flushFinal) || (over && idle);
-      if (e.dirty && (due || closeAll || forget)) {
+      if (forget || e.dirty && (due || closeAll)) {
         e.dirty = false;
-        out.add(new Rollup(e.group, e.entity, e.bucket, e.sequence, EncodedState.of(e.current())));
+        out.add(new Rollup(e.group, e.entity, e.bucket, e.sequence, EncodedState.of(e.current()), forget));
       }
       if (forget) {
         it.remove();
@@ -170,7 +173,9 @@ final class Rollups {
 
   private record Key(int group, String entityId, long bucket) {}
 
-  record Rollup(MetricGroup group, EntityRef entity, long bucket, long sequence, EncodedState[] states) {}
+  /** {@code closed}: the partial's last version (its entry is forgotten). */
+  record Rollup(MetricGroup group, EntityRef entity, long bucket, long sequence, EncodedState[] states,
+      boolean closed) {}
 
   private static final class Entry {
     final MetricGroup group;

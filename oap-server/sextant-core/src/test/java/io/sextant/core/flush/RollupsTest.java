@@ -46,6 +46,7 @@ class RollupsTest {
     assertThat(written).hasSize(1);
     assertThat(written.get(0).bucket()).isEqualTo(2026112210L);
     assertThat(written.get(0).states()[0].a()).isEqualTo(12);
+    assertThat(written.get(0).closed()).as("its last version: may be compacted").isTrue();
     assertThat(hours.drain(finalBefore, false, true)).as("final: forgotten once written").isEmpty();
 
     // A minute closing later into the forgotten hour is a new partial with its own sequence.
@@ -65,6 +66,20 @@ class RollupsTest {
     List<Rollups.Rollup> again = hours.drain(finalBefore, false, true);
     assertThat(again).hasSize(1);
     assertThat(again.get(0).states()[0].a()).isEqualTo(12);
+    assertThat(again.get(0).closed()).as("rewritten later: not to be compacted yet").isFalse();
+  }
+
+  @Test
+  void anHourThatWentQuietBeforeItsEndIsWrittenClosedWhenItEnds() {
+    hours.update(closedMinute(202611221040L, 1, 5)); // the last minute of the hour with traffic
+    assertThat(hours.drain(2026112210L, false, true)).extracting(Rollups.Rollup::closed).containsExactly(false);
+    assertThat(hours.drain(2026112210L, false, true)).as("unchanged, hour not over: nothing to write").isEmpty();
+
+    List<Rollups.Rollup> last = hours.drain(2026112211L, false, true); // the hour is over
+    assertThat(last).hasSize(1);
+    assertThat(last.get(0).closed()).isTrue();
+    assertThat(last.get(0).states()[0].a()).as("the same partial again, marked closed").isEqualTo(5);
+    assertThat(hours.drain(2026112211L, false, true)).isEmpty();
   }
 
   @Test
@@ -96,7 +111,9 @@ class RollupsTest {
     EntityRef other = EntityRef.service("other", Layer.MESH, "other");
     assertThat(roomy.update(minute(other, 202611221005L, 100, 4, false))).isNull();
     assertThat(roomy.held()).isEqualTo(1);
-    assertThat(sum(roomy.update(minute(other, 202611221005L, 100, 4, true)))).isEqualTo(4);
+    Rollups.Rollup passedThrough = roomy.update(minute(other, 202611221005L, 100, 4, true));
+    assertThat(sum(passedThrough)).isEqualTo(4);
+    assertThat(passedThrough.closed()).as("written once, never again").isTrue();
   }
 
   private static long sum(Rollups.Rollup r) {

@@ -185,6 +185,32 @@ public abstract class MetricsStoreCompliance extends StorageCompliance {
   }
 
   @Test
+  void hoursAndDaysCompactByTheirOwnStepAndLeaveOtherStepsAlone() throws Exception {
+    writeThreeClosedAndOneOpen(); // minute rows of the same entities, which stay as they are
+    Map<Step, Long> buckets = Map.of(Step.HOUR, MINUTE / 100, Step.DAY, MINUTE / 10_000);
+    List<PartialRow> rows = new ArrayList<>();
+    buckets.forEach((step, bucket) -> {
+      for (String writer : List.of("c1", "c2", "c3")) {
+        rows.add(new PartialRow("CALL_SERVICE", "YQ==.1", step, bucket, writer, 7, List.of(
+            new PartialRow.Cell("service_cpm", new long[] {100, 0, 0}, null)), true, List.of()));
+      }
+      rows.add(new PartialRow("CALL_SERVICE", "YQ==.1", step, bucket, "c4", 7,
+          List.of(new PartialRow.Cell("service_cpm", new long[] {5, 0, 0}, null)))); // still rewritten
+    });
+    storage.metrics().write(rows);
+    awaitWrites();
+
+    for (var b : buckets.entrySet()) {
+      storage.metrics().compact(b.getKey(), b.getValue(), 0, 1, MetricsStoreCompliance::sum);
+      awaitWrites();
+      assertThat(storage.metrics().read("service_cpm", ENTITIES, b.getKey(), b.getValue(), b.getValue()))
+          .as(b.getKey().name()).extracting(p -> p.writerId() + " " + p.values()[0])
+          .containsExactlyInAnyOrder("(compacted) 300", "c4 5");
+    }
+    assertThat(partialsRead()).as("the minute's rows untouched").isEqualTo(8);
+  }
+
+  @Test
   void rowsClosedAfterACompactionAddUpAndTheNextCompactionFoldsThem() throws Exception {
     writeThreeClosedAndOneOpen();
     compact();
