@@ -12,8 +12,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One thread that keeps what reads asked lately up to date, so that those reads answer from
  * memory: every {@code intervalMillis} it runs each store's pass (metric series, topology
- * windows). A failing pass is counted and logged once until one works again; reads then search
- * Elasticsearch themselves, as their cached copies grow older than the staleness bound.
+ * windows). A failing pass is counted and logged once until a round searches without a failure;
+ * reads then search Elasticsearch themselves, as their cached copies grow older than the staleness
+ * bound.
  */
 final class ReadFollower implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ReadFollower.class);
@@ -44,22 +45,30 @@ final class ReadFollower implements AutoCloseable {
     thread.scheduleWithFixedDelay(this::runPasses, intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
   }
 
-  private void runPasses() {
+  /**
+   * One round of every pass. The outcome is the round's, not each pass's: while Elasticsearch is
+   * down one pass fails and another may have had nothing to search, which is no sign it is back
+   * (judged by each pass, the log said "failed" and "works again" every round).
+   */
+  void runPasses() {
+    RuntimeException failed = null;
+    int searched = 0;
     for (Pass p : passes) {
       try {
-        searches.increment(p.follow());
-        if (failing) {
-          failing = false;
-          LOG.info("following what reads asked lately works again");
-        }
+        searched += p.follow();
       } catch (RuntimeException e) {
         failures.increment();
-        if (!failing) {
-          failing = true;
-          LOG.warn("following what reads asked lately failed; reads search Elasticsearch themselves until it works"
-              + " again: {}", e.toString());
-        }
+        failed = e;
       }
+    }
+    searches.increment(searched);
+    if (failed != null && !failing) {
+      failing = true;
+      LOG.warn("following what reads asked lately failed; reads search Elasticsearch themselves until it works"
+          + " again: {}", failed.toString());
+    } else if (failed == null && searched > 0 && failing) {
+      failing = false;
+      LOG.info("following what reads asked lately works again");
     }
   }
 
