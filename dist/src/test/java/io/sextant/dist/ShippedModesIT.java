@@ -64,6 +64,7 @@ class ShippedModesIT {
   private static Path home;
   private static Path kubeconfig;
   private static RunningSextant memory;
+  private static String loggedWhenReady;
 
   @BeforeAll
   static void unpackAndStartOnTheEmbeddedStore() throws Exception {
@@ -94,7 +95,15 @@ class ShippedModesIT {
           user:
             token: not-checked-by-the-mock
         """.formatted(client.getMasterUrl().toString().replaceAll("/$", "")));
-    memory = RunningSextant.start(home, Map.of(), READY);
+    // The query warm-up as shipped (RunningSextant turns it off elsewhere).
+    memory = RunningSextant.start(home, Map.of("SEXTANT_QUERY_WARM_UP_SECONDS", "20"), READY);
+    loggedWhenReady = memory.process().output();
+  }
+
+  /** Readiness waits for the query warm-up: a restarted collector joins its Service warm. */
+  @Test
+  void asShippedReadinessWaitsForTheQueryWarmUp() {
+    assertThat(loggedWhenReady).as("logged before /readyz first answered 200").contains("warmed up the query path: ");
   }
 
   @AfterAll

@@ -21,20 +21,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the query path a dashboard takes for a few seconds after a start (at most 200 rounds, at
- * most half of one low-priority thread's time): the mesh service dashboard's expressions and the
- * topology over the last 30 minutes, for a few of the services stored. A fresh JVM answers its
- * first dashboards several times slower than a warm one (classes loaded, code compiled, the read
- * cache and Elasticsearch's own caches empty); this pays that while the collector starts taking
- * traffic rather than on the first person who opens the UI. Read-only, and through the same
- * engine as HTTP requests.
+ * Runs the query path a dashboard takes after a start, before the collector reports ready: the mesh
+ * service dashboard's expressions and the topology over the last 30 minutes, for a few of the
+ * services stored, round after round until the rounds stop getting faster (no round
+ * {@value #IMPROVEMENT_PERCENT}% faster than the best for {@value #PLATEAU_MILLIS} ms), a round is
+ * answered with errors, or the budget is spent. A fresh JVM answers its first dashboards several
+ * times slower than a warm one (classes loaded, code compiled, the read cache and Elasticsearch's
+ * own caches empty); this pays that before balancers send the collector dashboards rather than on
+ * the first person who opens the UI. Read-only, and through the same engine as HTTP requests.
  */
 final class QueryWarmUp {
   private static final Logger LOG = LoggerFactory.getLogger(QueryWarmUp.class);
   private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm");
   private static final int SERVICES = 3;
-  /** Rounds after which the code is compiled and the caches hold the window: enough, budget or not. */
-  private static final int MAX_ROUNDS = 200;
+  /** A round at least this much faster than the best so far is progress. */
+  private static final int IMPROVEMENT_PERCENT = 10;
+  /** No progress for this long: the code is compiled and the caches hold the window. */
+  private static final long PLATEAU_MILLIS = 3_000;
   private static final List<String> DASHBOARD = List.of("service_cpm", "service_resp_time", "service_sla/100",
       "service_apdex/10000", "service_percentile{p='50,75,90,95,99'}", "avg(service_cpm)");
   private static final String VALUES = " { type error results { metric { labels { key value } }"
@@ -46,9 +49,11 @@ final class QueryWarmUp {
   private final ZoneId zone;
   private final Clock clock;
   private final Duration budget;
+  private final Runnable whenDone;
   private final Caller caller = new Caller("warm-up", Caller.Role.VIEWER);
 
-  QueryWarmUp(GraphQL graphql, ZoneId zone, Clock clock, Duration budget, MeterRegistry registry) {
+  /** {@code whenDone} runs once the warm-up is over, however it ended. */
+  QueryWarmUp(GraphQL graphql, ZoneId zone, Clock clock, Duration budget, Runnable whenDone, MeterRegistry registry) {
     this.graphql = graphql;
     this.requests = Counter.builder("sextant_query_warm_up_requests")
         .description("GraphQL requests the query warm-up made after the start (query.warmUpSeconds)")
@@ -58,48 +63,70 @@ final class QueryWarmUp {
     this.zone = zone;
     this.clock = clock;
     this.budget = budget;
+    this.whenDone = whenDone;
   }
 
   /** Starts the warm-up on its own daemon thread; returns at once. */
   void startInBackground() {
     Thread t = new Thread(this::run, "sextant-query-warm-up");
     t.setDaemon(true);
-    t.setPriority(Thread.MIN_PRIORITY);
     t.start();
   }
 
-  /** Runs until the budget is spent; returns the requests made. */
+  /** Runs until the rounds stop getting faster, a round fails or the budget is spent; returns the requests made. */
   int run() {
     long started = System.nanoTime();
     long end = started + budget.toNanos();
     int made = 0;
+    int rounds = 0;
     long firstNanos = 0;
     long lastNanos = 0;
+    String why = "its " + budget.toSeconds() + " s were spent";
     try {
       Map<String, Object> duration = lastHalfHour();
       List<Map<String, Object>> services = services();
-      for (int rounds = 0; rounds < MAX_ROUNDS && System.nanoTime() < end; rounds++) {
+      long best = Long.MAX_VALUE;
+      long bestAt = started;
+      while (true) {
         long round = System.nanoTime();
-        for (Map<String, Object> service : services) {
-          execute(dashboard(), Map.of("entity", entity(service), "duration", duration));
+        if (round - end >= 0) {
+          break;
         }
-        execute("query ($d: Duration!) { getGlobalTopology(layer: \"MESH\", duration: $d) { nodes { id name type"
-            + " isReal layers } calls { id source target detectPoints } } }", Map.of("d", duration));
+        if (round - bestAt >= TimeUnit.MILLISECONDS.toNanos(PLATEAU_MILLIS)) {
+          why = "its rounds stopped getting faster";
+          break;
+        }
+        boolean failed = false;
+        for (Map<String, Object> service : services) {
+          failed |= !execute(dashboard(), Map.of("entity", entity(service), "duration", duration)).getErrors()
+              .isEmpty();
+        }
+        failed |= !execute("query ($d: Duration!) { getGlobalTopology(layer: \"MESH\", duration: $d) { nodes { id"
+            + " name type isReal layers } calls { id source target detectPoints } } }", Map.of("d", duration))
+            .getErrors().isEmpty();
         made += services.size() + 1;
+        rounds++;
         lastNanos = System.nanoTime() - round;
         if (firstNanos == 0) {
           firstNanos = lastNanos;
         }
-        // Half the time at most: the collector is taking its first traffic meanwhile.
-        TimeUnit.NANOSECONDS.sleep(lastNanos);
+        if (failed) {
+          why = "a request was answered with errors";
+          break;
+        }
+        if (lastNanos * 100 < best * (100 - IMPROVEMENT_PERCENT)) {
+          best = lastNanos;
+          bestAt = System.nanoTime();
+        }
       }
-      LOG.info("warmed up the query path: {} requests in {} ms; a dashboard round took {} ms at first, {} ms at"
-          + " the end", made, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
-          TimeUnit.NANOSECONDS.toMillis(firstNanos), TimeUnit.NANOSECONDS.toMillis(lastNanos));
+      LOG.info("warmed up the query path: {} rounds, {} requests in {} ms, stopped as {}; a round (the dashboards"
+          + " and the topology) took {} ms at first, {} ms at the end", rounds, made,
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), why, TimeUnit.NANOSECONDS.toMillis(firstNanos),
+          TimeUnit.NANOSECONDS.toMillis(lastNanos));
     } catch (RuntimeException e) {
       LOG.info("query warm-up stopped after {} requests: {}", made, e.toString());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    } finally {
+      whenDone.run();
     }
     return made;
   }

@@ -218,12 +218,13 @@ public final class SextantServer implements AutoCloseable {
     Future<?> unusedBeat = storageProbe.scheduleWithFixedDelay(this::beat, 0, ROSTER_BEAT.toSeconds(),
         TimeUnit.SECONDS);
     startCompaction();
-    readiness.serving();
     int warmUp = config.integer("query.warmUpSeconds");
     if (warmUp > 0) {
-      new QueryWarmUp(graphql, buckets.zone(), Clock.systemUTC(), Duration.ofSeconds(warmUp), registry)
-          .startInBackground();
+      readiness.warmingUp(System.nanoTime() + TimeUnit.SECONDS.toNanos(warmUp));
+      new QueryWarmUp(graphql, buckets.zone(), Clock.systemUTC(), Duration.ofSeconds(warmUp), readiness::warmedUp,
+          registry).startInBackground();
     }
+    readiness.serving();
     LOG.info("Sextant {} started: gRPC receivers on {}:{}, GraphQL on {}://{}:{}/graphql (collector {})",
         VERSION, grpcHost, grpcPort, security.httpTls() ? "https" : "http", httpHost, httpPort,
         config.string("core.collectorId"));

@@ -2,29 +2,57 @@ package io.sextant.server.assembly;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import graphql.GraphQL;
+import graphql.schema.idl.RuntimeWiring;
+import graphql.schema.idl.SchemaGenerator;
+import graphql.schema.idl.SchemaParser;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sextant.server.testing.Bookinfo;
 import io.sextant.server.testing.TestServer;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * The warm-up after a start runs the dashboards' queries for its seconds and stops: every request
- * valid against the schema (no errors), and the server answers as usual meanwhile.
+ * The warm-up after a start runs the dashboards' queries until its rounds stop getting faster,
+ * holds readiness meanwhile, and stops: every request valid against the schema (no errors).
  */
 class QueryWarmUpTest {
   @Test
-  void theWarmUpRunsTheDashboardQueriesWithoutErrorsAndStops() throws Exception {
-    try (TestServer sextant = new TestServer(Map.of("query.warmUpSeconds", "1"))) {
-      assertThat(sextant.stream(Bookinfo.standard(System.currentTimeMillis()).messages(5)).isOk()).isTrue();
-      assertThat(sextant.get("/readyz")).isEqualTo("ready");
-      Thread.sleep(1_500);
+  void readinessWaitsForTheWarmUpWhichStopsOnceItsRoundsStopGettingFaster() throws Exception {
+    try (TestServer sextant = new TestServer(Map.of("query.warmUpSeconds", "60"))) {
+      long started = System.nanoTime();
+      assertThat(sextant.get("/readyz")).isEqualTo("warming up the query path");
+      assertThat(sextant.stream(Bookinfo.standard(System.currentTimeMillis()).messages(5)).isOk())
+          .as("streams are taken meanwhile").isTrue();
+      while (!sextant.get("/readyz").equals("ready")) {
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("ready well before the 60 s budget")
+            .isLessThan(Duration.ofSeconds(40));
+        Thread.sleep(100);
+      }
       double made = metric(sextant, "sextant_query_warm_up_requests_total");
       assertThat(made).as("warm-up requests").isPositive();
       assertThat(metric(sextant, "sextant_query_warm_up_errors_total")).as("answered with errors").isZero();
       Thread.sleep(300);
-      assertThat(metric(sextant, "sextant_query_warm_up_requests_total")).as("stopped after its seconds")
-          .isEqualTo(made);
+      assertThat(metric(sextant, "sextant_query_warm_up_requests_total")).as("stopped").isEqualTo(made);
     }
+  }
+
+  @Test
+  void aRoundAnsweredWithErrorsEndsTheWarmUpAtOnce() {
+    // A schema without the dashboards' fields: every request is refused, as when storage is away.
+    GraphQL empty = GraphQL.newGraphQL(new SchemaGenerator().makeExecutableSchema(
+        new SchemaParser().parse("type Query { nothing: Int }"), RuntimeWiring.newRuntimeWiring().build())).build();
+    AtomicInteger done = new AtomicInteger();
+    QueryWarmUp warmUp = new QueryWarmUp(empty, ZoneOffset.UTC, Clock.systemUTC(), Duration.ofSeconds(60),
+        done::incrementAndGet, new SimpleMeterRegistry());
+    long started = System.nanoTime();
+    assertThat(warmUp.run()).as("one round: listServices, one dashboard, the topology").isEqualTo(2);
+    assertThat(done).hasValue(1);
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
   }
 
   private static double metric(TestServer sextant, String name) throws Exception {
