@@ -9,8 +9,10 @@
 #   3. SETTLE_SECONDS (0) with nothing sent (a cluster that ran through those 30 minutes compacted
 #      them as they passed; the backfill writes them at once, so compaction catches up here), then
 #      live ingest of RATE records/s spread over the collectors for the rest of the run;
-#   4. collector 1 restarted (SIGTERM, start): the reads go to it, and the first minute after its
-#      start is measured on its own (FIRST_SECONDS of the 4-expression dashboard, no warm-up);
+#   4. collector 1 restarted (SIGTERM, start) while its generator and a 4-expression dashboard read
+#      back to back keep running, as sidecars and a browser do: both warm from the CLIENT_WARMUP
+#      seconds before, both send nothing while it is not ready (a headless Service's balancing),
+#      and the dashboard's first FIRST_SECONDS from the moment /readyz answers 200 are measured;
 #   5. steady state, each query kind WARMUP s then QUERY_SECONDS s measured, one client thread:
 #      one-service expression (service_cpm), a 4-expression dashboard of one service, global
 #      topology. The window always ends at the server's current minute (still being written);
@@ -21,7 +23,7 @@
 # Usage: benchmarks/run-live-reads.sh            (COLLECTORS=1)
 #        COLLECTORS=3 benchmarks/run-live-reads.sh
 # Environment: COLLECTORS (1), RATE (20000), SERVICES (200), ENDPOINTS (5000), SETTLE_SECONDS (0), FIRST_SECONDS (60),
-#   WARMUP (20), QUERY_SECONDS (30), PAUSE_MILLIS (2000), PACED_SECONDS (60), ES_HOSTS (empty: start one), OUT,
+#   CLIENT_WARMUP (60), WARMUP (20), QUERY_SECONDS (30), PAUSE_MILLIS (2000), PACED_SECONDS (60), ES_HOSTS (empty: start one), OUT,
 #   JAVA_OPTS of the servers.
 # Builds nothing: ./mvnw -o -q -DskipTests install first (dist, benchmarks, testkit).
 set -euo pipefail
@@ -34,6 +36,7 @@ SERVICES="${SERVICES:-200}"
 ENDPOINTS="${ENDPOINTS:-5000}"
 SETTLE_SECONDS="${SETTLE_SECONDS:-0}"
 FIRST_SECONDS="${FIRST_SECONDS:-60}"
+CLIENT_WARMUP="${CLIENT_WARMUP:-60}"
 WARMUP="${WARMUP:-20}"
 QUERY_SECONDS="${QUERY_SECONDS:-30}"
 PAUSE_MILLIS="${PAUSE_MILLIS:-2000}"
@@ -79,10 +82,16 @@ start_collector() {
   SEXTANT_CORE_COLLECTOR_ID="c$i" SEXTANT_SERVER_DRAIN_READINESS_SECONDS=0 \
     "$DIST/bin/sextant" >>"$OUT/collector-$i.log" 2>&1 &
   SERVER_PID[$i]=$!
-  for _ in $(seq 240); do
-    curl -fs -o /dev/null "http://127.0.0.1:$((12800 + i))/readyz" 2>/dev/null && return 0
+  echo "${SERVER_PID[$i]}" > "$OUT/collector-$i.pid"
+  local started=$EPOCHREALTIME
+  for _ in $(seq 1200); do
+    if curl -fs -o /dev/null "http://127.0.0.1:$((12800 + i))/readyz" 2>/dev/null; then
+      echo "collector $i ready $(python3 -c "print(f'{$EPOCHREALTIME - $started:.1f}')") s after its start" \
+        | tee -a "$OUT/summary.txt"
+      return 0
+    fi
     kill -0 "${SERVER_PID[$i]}" 2>/dev/null || break
-    sleep 0.5
+    sleep 0.1
   done
   echo "collector $i did not become ready ($OUT/collector-$i.log)" >&2
   exit 1
@@ -91,7 +100,7 @@ start_collector() {
 # Live ingest to collector $1 for $2 seconds at $3 records/s.
 live() {
   java -Xmx256m -cp "$CP" io.sextant.benchmarks.LoadGenerator "${TOPOLOGY[@]}" --target="127.0.0.1:$((11800 + $1))" \
-    --http="127.0.0.1:$((12800 + $1))" --duration="$2" --rate="$3" --verify=false --report=60 \
+    --http="127.0.0.1:$((12800 + $1))" --duration="$2" --rate="$3" --verify=false --report=60 --connect-when-ready \
     >>"$OUT/live-$1.log" 2>&1 &
   LIVE_PIDS+=($!)
 }
@@ -119,20 +128,20 @@ for p in "${BACKFILL[@]}"; do wait "$p"; done
 grep -h "^server accepted" "$OUT"/backfill-*.log | sed 's/^/backfill: /' | tee -a "$OUT/summary.txt"
 sleep "$SETTLE_SECONDS"
 
-RUN_SECONDS=$((FIRST_SECONDS + 3 * (WARMUP + QUERY_SECONDS) + PACED_SECONDS + 120))
-for i in $(seq 2 "$COLLECTORS"); do live "$i" "$RUN_SECONDS" $((RATE / COLLECTORS)); done
-# Collector 1 restarts: its generator comes after, as a sidecar reconnects.
-kill -TERM "${SERVER_PID[1]}"
-wait "${SERVER_PID[1]}" 2>/dev/null || true
-start_collector 1
-live 1 "$RUN_SECONDS" $((RATE / COLLECTORS))
+RUN_SECONDS=$((CLIENT_WARMUP + 60 + FIRST_SECONDS + 3 * (WARMUP + QUERY_SECONDS) + PACED_SECONDS + 120))
+for i in $(seq "$COLLECTORS"); do live "$i" "$RUN_SECONDS" $((RATE / COLLECTORS)); done
 SERVICE="$(curl -fs -H 'Content-Type: application/json' "http://127.0.0.1:12801/graphql" \
   -d '{"query":"{ listServices(layer: \"MESH\") { name } }"}' | python3 -c \
   'import json,sys; n=sorted(s["name"] for s in json.load(sys.stdin)["data"]["listServices"]); print(([x for x in n if x.startswith("svc-")] or n)[0])')"
-echo "reads of service $SERVICE on collector 1, restarted"
-
-query first-minute-dashboard --queries=dashboard --dashboard-size=4 --service="$SERVICE" --warmup=0 \
-  --duration="$FIRST_SECONDS"
+echo "reads of service $SERVICE on collector 1, restarted after $CLIENT_WARMUP s"
+query first-minute-dashboard --queries=dashboard --dashboard-size=4 --service="$SERVICE" --restart \
+  --warmup=$((CLIENT_WARMUP + 120)) --duration="$FIRST_SECONDS" --server-pid-file="$OUT/collector-1.pid" &
+FIRST=$!
+sleep "$CLIENT_WARMUP"
+kill -TERM "${SERVER_PID[1]}"
+wait "${SERVER_PID[1]}" 2>/dev/null || true
+start_collector 1
+wait "$FIRST"
 query expression --queries=expression --expression=service_cpm --service="$SERVICE" --warmup="$WARMUP" \
   --duration="$QUERY_SECONDS"
 query dashboard --queries=dashboard --dashboard-size=4 --service="$SERVICE" --warmup="$WARMUP" \

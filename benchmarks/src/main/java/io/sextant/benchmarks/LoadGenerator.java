@@ -23,6 +23,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.apache.skywalking.apm.network.servicemesh.v3.MeshProbeDownstream;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricServiceGrpc;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricServiceGrpc.ServiceMeshMetricServiceStub;
@@ -200,6 +201,12 @@ public final class LoadGenerator {
     // Runs until the refresher is shut down; nothing waits on it, so its future is not kept.
     Future<?> unused = refresher.scheduleWithFixedDelay(rebuild, 1, 1, TimeUnit.SECONDS);
 
+    // As sidecars resolving a headless Service: after a restart, streams come back once it is ready.
+    BooleanSupplier mayConnect = () -> true;
+    if (o.bool("connect-when-ready")) {
+      mayConnect = new RestartWatch(httpAddress, () -> System.out.println("the server is ready again: reconnecting"))
+          .start()::ready;
+    }
     ClientFactory shared = null;
     for (int i = 0; i < streams; i++) {
       ClientFactory factory;
@@ -220,7 +227,7 @@ public final class LoadGenerator {
                 AccessLogServiceGrpc.getStreamAccessLogsMethod().getFullMethodName());
         int index = i;
         senders.add(new StreamSender<>(i, opener, alsStreams.get(i)::withIdentifier, () -> alsPools.get(index),
-            perStreamRate, o.integer("window"), o.longValue("rotate-bytes")));
+            perStreamRate, o.integer("window"), o.longValue("rotate-bytes"), mayConnect));
       } else {
         ClientStream.Opener<ServiceMeshMetrics> opener = stub
             ? StubClientStream.<ServiceMeshMetrics, MeshProbeDownstream>opener(
@@ -228,7 +235,7 @@ public final class LoadGenerator {
             : ChunkedClientStream.opener(webClient(target, factory, o.string("token")),
                 ServiceMeshMetricServiceGrpc.getCollectMethod().getFullMethodName());
         senders.add(new StreamSender<>(i, opener, null, () -> pool, perStreamRate, o.integer("window"),
-            o.longValue("rotate-bytes")));
+            o.longValue("rotate-bytes"), mayConnect));
       }
     }
 

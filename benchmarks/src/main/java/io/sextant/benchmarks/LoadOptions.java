@@ -38,6 +38,8 @@ final class LoadOptions extends CliOptions {
         + " generated gRPC stub writing each message on its own (costs the generator several times more CPU)");
     opt("tls-ca", "", "PEM CA certificate: connect to the gRPC port over TLS trusting it (empty: plain text)");
     opt("token", "", "sent in the 'authentication' metadata as SkyWalking's clients send it (empty: none)");
+    opt("connect-when-ready", "false", "after a stream ends, open the next only while /readyz on --http answers 200,"
+        + " as sidecars resolving a headless Service do: a restarted server gets its streams back once ready");
     opt("connection-per-stream", "true", "give each stream its own HTTP/2 connection, as separate sidecars have");
   }
 

@@ -7,6 +7,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -125,6 +127,8 @@ public final class QueryLoad {
   private final Map<String, Boolean> described = new ConcurrentHashMap<>();
   private volatile long measureStart;
   private volatile long measureEnd;
+  /** With --restart: the server's readiness, followed across its restart. */
+  private RestartWatch watch;
 
   record Service(String id, String name, boolean normal) {
     /** The service as an MQE {@code Entity} variable. */
@@ -270,8 +274,21 @@ public final class QueryLoad {
     long serverPid = o.serverPid();
     int threads = o.integer("concurrency");
     long start = System.nanoTime();
-    measureStart = start + TimeUnit.SECONDS.toNanos(o.integer("warmup"));
-    measureEnd = measureStart + TimeUnit.SECONDS.toNanos(o.integer("duration"));
+    long restartDeadline = start + TimeUnit.SECONDS.toNanos(o.integer("warmup"));
+    if (o.bool("restart")) {
+      // Measured from the moment the restarted server is ready: its first answers, this client warm.
+      measureStart = Long.MAX_VALUE;
+      measureEnd = Long.MAX_VALUE;
+      watch = new RestartWatch(o.string("http"), () -> {
+        long back = System.nanoTime();
+        measureEnd = back + TimeUnit.SECONDS.toNanos(o.integer("duration"));
+        measureStart = back;
+        System.out.printf(Locale.ROOT, "[%4.1fs] the server is ready again: measuring%n", (back - start) / 1e9);
+      }).start();
+    } else {
+      measureStart = restartDeadline;
+      measureEnd = measureStart + TimeUnit.SECONDS.toNanos(o.integer("duration"));
+    }
     List<Worker> workers = new ArrayList<>();
     for (int i = 0; i < threads; i++) {
       Worker w = new Worker(i);
@@ -294,8 +311,15 @@ public final class QueryLoad {
       while ((now = System.nanoTime()) < wake) {
         TimeUnit.NANOSECONDS.sleep(wake - now);
       }
+      if (watch != null && !watch.back() && now >= restartDeadline) {
+        System.out.println("the server did not restart within --warmup=" + o.integer("warmup") + " s");
+        return 1;
+      }
       if (!measuring && now >= measureStart) {
         measuring = true;
+        if (!o.string("server-pid-file").isEmpty()) {
+          serverPid = Long.parseLong(Files.readString(Path.of(o.string("server-pid-file"))).trim());
+        }
         rssBefore = ServerStats.rssBytes(serverPid);
         cpuBefore = ServerStats.cpuNanos(serverPid);
         clientCpuBefore = ServerStats.cpuNanos(clientPid);
@@ -323,13 +347,15 @@ public final class QueryLoad {
 
     System.out.println();
     Map<String, Object> window = durationVars();
-    System.out.printf(Locale.ROOT, "== result: %d s measured after %d s warmup, %d client thread%s, window %d minutes"
-        + " (step MINUTE, %s .. %s%s), %d services of layer %s ==%n", o.integer("duration"), o.integer("warmup"),
+    System.out.printf(Locale.ROOT, "== result: %d s measured %s, %d client thread%s, window %d minutes"
+        + " (step MINUTE, %s .. %s%s), %d services of layer %s ==%n", o.integer("duration"),
+        watch != null ? "from the server's restart" : "after " + o.integer("warmup") + " s warmup",
         threads, threads == 1 ? "" : "s", o.integer("minutes"), window.get("start"), window.get("end"),
         fixedEnd() ? ", fixed" : "", services.size(), o.string("layer"));
     System.out.printf(Locale.ROOT, "%-22s %9s %7s %9s %9s %9s %9s %9s %12s%n", "query", "requests", "errors",
         "req/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "resp bytes");
-    long errors = warmupErrors.get();
+    // Requests refused while the server restarted are expected; the measured ones count.
+    long errors = watch != null ? 0 : warmupErrors.get();
     Stats expressionsTotal = new Stats();
     Stats all = new Stats();
     for (int k = 0; k < kinds.size(); k++) {
@@ -587,6 +613,14 @@ public final class QueryLoad {
       long pauseMillis = o.integer("pause-millis");
       boolean first = true;
       while (System.nanoTime() < measureEnd) {
+        if (watch != null && !watch.ready()) {
+          try {
+            Thread.sleep(5); // a balancer sends nothing to a server that is not ready
+          } catch (InterruptedException e) {
+            return;
+          }
+          continue;
+        }
         if (pauseMillis > 0 && !first) {
           try {
             Thread.sleep(pauseMillis); // a person's dashboard refreshing, not a client in a loop
@@ -776,6 +810,11 @@ public final class QueryLoad {
       opt("timeout", "30", "seconds a request may take before it counts as failed");
       opt("timezone", "", "zone of the durations, e.g. +0800 or UTC; none = the server's, from getTimeInfo");
       opt("server-pid", "", "pid of the server, to read its RSS and CPU from /proc");
+      opt("server-pid-file", "", "a file holding the server's pid, read when the measurement starts (with --restart,"
+          + " the restarted server's)");
+      opt("restart", "false", "measure the first --duration s after the server restarts: requests run unmeasured"
+          + " (warming this client) until /readyz stops answering 200, none are sent until it answers 200 again,"
+          + " then --duration s are measured; --warmup is the most seconds to wait for the restart");
       opt("report", "5", "seconds between progress lines");
       opt("authorization", "", "Authorization header of every request, e.g. 'Basic ...' as swctl sends it");
       opt("ui", "10.1", "the booster-ui version whose query texts to send: 10.1, or 10.4 (each MQE value's owner"

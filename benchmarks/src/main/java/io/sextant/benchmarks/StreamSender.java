@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -35,6 +36,7 @@ final class StreamSender<Q extends MessageLite> implements Runnable {
   private final double recordsPerSecond;
   private final int window;
   private final long rotateBytes;
+  private final BooleanSupplier mayConnect;
   private final Thread thread;
   private volatile boolean stop;
 
@@ -55,7 +57,15 @@ final class StreamSender<Q extends MessageLite> implements Runnable {
 
   StreamSender(int id, ClientStream.Opener<Q> open, UnaryOperator<Q> firstMessage,
       Supplier<MessagePool<Q>> pools, double recordsPerSecond, int window, long rotateBytes) {
+    this(id, open, firstMessage, pools, recordsPerSecond, window, rotateBytes, () -> true);
+  }
+
+  /** {@code mayConnect}: a new stream is opened only while it says so (the server ready). */
+  StreamSender(int id, ClientStream.Opener<Q> open, UnaryOperator<Q> firstMessage,
+      Supplier<MessagePool<Q>> pools, double recordsPerSecond, int window, long rotateBytes,
+      BooleanSupplier mayConnect) {
     this.id = id;
+    this.mayConnect = mayConnect;
     this.rotateBytes = rotateBytes;
     this.open = open;
     this.firstMessage = firstMessage;
@@ -84,6 +94,10 @@ final class StreamSender<Q extends MessageLite> implements Runnable {
     Thread self = Thread.currentThread();
     Runnable wake = () -> LockSupport.unpark(self);
     while (true) {
+      while (!stop && !mayConnect.getAsBoolean()) {
+        LockSupport.parkNanos(10_000_000L);
+        nextSend = System.nanoTime(); // nothing to catch up for the time away
+      }
       ClientStream<Q> out = open.open(wake);
       streamsOpened.incrementAndGet();
       int credit = window;

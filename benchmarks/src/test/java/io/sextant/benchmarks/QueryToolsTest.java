@@ -1,18 +1,14 @@
 package io.sextant.benchmarks;
 
 import static io.sextant.benchmarks.LoadGenerator.freePort;
+import static io.sextant.benchmarks.ToolRuns.awaitListed;
 import static io.sextant.benchmarks.ToolRuns.capture;
 import static io.sextant.benchmarks.ToolRuns.concat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sextant.server.assembly.SextantServer;
 import io.sextant.server.config.SextantConfig;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -61,7 +57,7 @@ class QueryToolsTest {
     assertThat(capture(() -> FreshnessProbe.execute("--target=" + grpc, "--http=" + http, "--probes=1",
         "--records=10", "--prefix=window"))).endsWith("exit 0");
     // The probe reads its count fresh; the service itself is listed once the flusher has described it.
-    awaitListed("window-");
+    awaitListed(http, "window-");
     long end = System.currentTimeMillis();
     String[] common = {"--http=" + http, "--duration=3", "--warmup=0", "--minutes=30", "--end=" + end};
 
@@ -86,24 +82,5 @@ class QueryToolsTest {
     assertThat(capture(() -> QueryLoad.execute(concat(common, "--queries=expression", "--service=no-such-service"))))
         .endsWith("exit 2");
     assertThat(capture(() -> FreshnessProbe.execute("--http=" + http, "--records=0"))).endsWith("exit 2");
-  }
-
-  /** Waits (at most 10 s) until listServices names a service starting with {@code prefix}. */
-  private void awaitListed(String prefix) throws Exception {
-    HttpClient client = HttpClient.newHttpClient();
-    HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + http + "/graphql"))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString("{\"query\":\"{ listServices(layer: \\\"MESH\\\") { name } }\"}"))
-        .build();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    String body = "";
-    while (System.nanoTime() < deadline) {
-      body = client.send(request, HttpResponse.BodyHandlers.ofString()).body();
-      if (body.contains("\"name\":\"" + prefix)) {
-        return;
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("no service " + prefix + "* listed within 10 s: " + body);
   }
 }

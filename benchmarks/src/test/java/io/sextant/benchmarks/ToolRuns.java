@@ -2,7 +2,12 @@ package io.sextant.benchmarks;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 
 /** Runs the benchmark tools in a test: their output and exit status, their options, free ports. */
 final class ToolRuns {
@@ -36,4 +41,22 @@ final class ToolRuns {
     return out;
   }
 
+  /** Waits (at most 10 s) until listServices names a service starting with {@code prefix}. */
+  static void awaitListed(String http, String prefix) throws Exception {
+    HttpClient client = HttpClient.newHttpClient();
+    HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + http + "/graphql"))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"query\":\"{ listServices(layer: \\\"MESH\\\") { name } }\"}"))
+        .build();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    String body = "";
+    while (System.nanoTime() < deadline) {
+      body = client.send(request, HttpResponse.BodyHandlers.ofString()).body();
+      if (body.contains("\"name\":\"" + prefix)) {
+        return;
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("no service " + prefix + "* listed within 10 s: " + body);
+  }
 }

@@ -1,0 +1,71 @@
+package io.sextant.benchmarks;
+
+import static io.sextant.benchmarks.LoadGenerator.freePort;
+import static io.sextant.benchmarks.ToolRuns.awaitListed;
+import static io.sextant.benchmarks.ToolRuns.capture;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sextant.server.assembly.SextantServer;
+import io.sextant.server.config.SextantConfig;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code QueryLoad --restart} (issue 24's first-minute figure) keeps a dashboard open across a
+ * server's restart and measures from the moment the new server is ready, not before; it fails
+ * when no restart comes.
+ */
+class QueryLoadAcrossRestartTest {
+  @Test
+  void measuresTheRestartedServerFromTheMomentItIsReady() throws Exception {
+    int grpcPort = freePort();
+    int httpPort = freePort();
+    String grpc = "127.0.0.1:" + grpcPort;
+    String http = "127.0.0.1:" + httpPort;
+    SextantServer before = server(grpcPort, httpPort, "0");
+    CompletableFuture<String> load;
+    try {
+      probe(grpc, http);
+      load = CompletableFuture.supplyAsync(() -> {
+        try {
+          return capture(() -> QueryLoad.execute("--http=" + http, "--queries=dashboard", "--dashboard-size=2",
+              "--minutes=5", "--restart", "--warmup=60", "--duration=2", "--report=1"));
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      Thread.sleep(1_000); // the dashboard runs against the first server, warming the client
+    } finally {
+      before.close();
+    }
+    // The restarted server holds readiness while its own query warm-up runs; the data comes meanwhile.
+    SextantServer after = server(grpcPort, httpPort, "30");
+    try {
+      probe(grpc, http);
+      String out = load.get(60, TimeUnit.SECONDS);
+      assertThat(out).contains("the server is ready again: measuring", "measured from the server's restart",
+          "all requests succeeded").containsPattern("\\ndashboard-2 +[1-9][0-9,]* +0 ").endsWith("exit 0");
+      assertThat(capture(() -> QueryLoad.execute("--http=" + http, "--queries=dashboard", "--minutes=5",
+          "--restart", "--warmup=1", "--duration=1"))).contains("the server did not restart within --warmup=1 s")
+          .endsWith("exit 1");
+    } finally {
+      after.close();
+    }
+  }
+
+  private static SextantServer server(int grpcPort, int httpPort, String warmUpSeconds) {
+    return new SextantServer(SextantConfig.defaults().with(Map.of("query.warmUpSeconds", warmUpSeconds,
+        "server.host", "127.0.0.1", "server.grpcPort", String.valueOf(grpcPort),
+        "server.httpPort", String.valueOf(httpPort), "core.flushIntervalMillis", "500",
+        "core.collectorId", "restart-test"))).start();
+  }
+
+  /** One probe service with calls in the current minute, listed. */
+  private static void probe(String grpc, String http) throws Exception {
+    assertThat(FreshnessProbe.execute("--target=" + grpc, "--http=" + http, "--probes=1", "--records=10",
+        "--prefix=restart")).isZero();
+    awaitListed(http, "restart-");
+  }
+}
