@@ -85,14 +85,13 @@ final class QueryWarmUp {
     try {
       Map<String, Object> duration = lastHalfHour();
       List<Map<String, Object>> services = services();
-      long best = Long.MAX_VALUE;
-      long bestAt = started;
+      Progress progress = new Progress(started);
       while (true) {
         long round = System.nanoTime();
         if (round - end >= 0) {
           break;
         }
-        if (round - bestAt >= TimeUnit.MILLISECONDS.toNanos(PLATEAU_MILLIS)) {
+        if (progress.stalled(round)) {
           why = "its rounds stopped getting faster";
           break;
         }
@@ -114,10 +113,7 @@ final class QueryWarmUp {
           why = "a request was answered with errors";
           break;
         }
-        if (lastNanos * 100 < best * (100 - IMPROVEMENT_PERCENT)) {
-          best = lastNanos;
-          bestAt = System.nanoTime();
-        }
+        progress.round(lastNanos, System.nanoTime());
       }
       LOG.info("warmed up the query path: {} rounds, {} requests in {} ms, stopped as {}; a round (the dashboards"
           + " and the topology) took {} ms at first, {} ms at the end", rounds, made,
@@ -129,6 +125,30 @@ final class QueryWarmUp {
       whenDone.run();
     }
     return made;
+  }
+
+  /** When the warm-up has stopped getting faster; times are {@link System#nanoTime} values. */
+  static final class Progress {
+    /** The fastest round that was progress; 0 before the first round. */
+    private long best;
+    private long bestAt;
+
+    Progress(long startNanos) {
+      this.bestAt = startNanos;
+    }
+
+    /** A round took {@code nanos} and ended at {@code now}: progress if the first or clearly faster. */
+    void round(long nanos, long now) {
+      if (best == 0 || nanos * 100 < best * (100 - IMPROVEMENT_PERCENT)) {
+        best = nanos;
+        bestAt = now;
+      }
+    }
+
+    /** No progress for {@value #PLATEAU_MILLIS} ms. */
+    boolean stalled(long now) {
+      return now - bestAt >= TimeUnit.MILLISECONDS.toNanos(PLATEAU_MILLIS);
+    }
   }
 
   private static String dashboard() {
