@@ -16,10 +16,10 @@ import java.util.function.UnaryOperator;
  * One long-lived client stream, as one sidecar keeps: sends pooled messages on its own thread,
  * paced to a rate if one is given, and never queues more than {@code window} messages in the
  * client: past that it waits until the call reports ready again ({@code isReady}/{@code
- * onReady}). If the server ends the stream, it counts the failure and opens a new one. With {@code
- * rotateBytes > 0} it completes its stream and opens a new one before the stream carries more than
- * that many bytes (a workaround for servers that cap a request's total size; sidecars do not do
- * this).
+ * onReady}). If the server ends the stream, it counts the failure and opens a new one once
+ * {@code mayConnect} says so. With {@code rotateBytes > 0} it completes its stream and opens a new
+ * one before the stream carries more than that many bytes (a workaround for servers that cap a
+ * request's total size; sidecars do not do this).
  *
  * <p>Protocol-neutral: {@code open} starts a client-streaming call (mesh telemetry's {@code
  * collect}, the access-log service's {@code StreamAccessLogs}) through a stub or as chunked raw
@@ -54,11 +54,6 @@ final class StreamSender<Q extends MessageLite> implements Runnable {
   private final AtomicLong rotatedOutstanding = new AtomicLong();
   volatile String lastError;
   volatile Status finalStatus;
-
-  StreamSender(int id, ClientStream.Opener<Q> open, UnaryOperator<Q> firstMessage,
-      Supplier<MessagePool<Q>> pools, double recordsPerSecond, int window, long rotateBytes) {
-    this(id, open, firstMessage, pools, recordsPerSecond, window, rotateBytes, () -> true);
-  }
 
   /** {@code mayConnect}: a new stream is opened only while it says so (the server ready). */
   StreamSender(int id, ClientStream.Opener<Q> open, UnaryOperator<Q> firstMessage,
