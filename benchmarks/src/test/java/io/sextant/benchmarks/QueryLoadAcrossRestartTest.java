@@ -40,7 +40,7 @@ class QueryLoadAcrossRestartTest {
     } finally {
       before.close();
     }
-    // The restarted server holds readiness while its own query warm-up runs; the data comes meanwhile.
+    // The restarted server, its warm-up on as shipped (one round: its memory store is empty again).
     SextantServer after = server(grpcPort, httpPort, "30");
     try {
       probe(grpc, http);
