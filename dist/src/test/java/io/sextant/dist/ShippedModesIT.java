@@ -95,15 +95,20 @@ class ShippedModesIT {
           user:
             token: not-checked-by-the-mock
         """.formatted(client.getMasterUrl().toString().replaceAll("/$", "")));
-    // The query warm-up as shipped (RunningSextant turns it off elsewhere).
-    memory = RunningSextant.start(home, Map.of("SEXTANT_QUERY_WARM_UP_SECONDS", "20"), READY);
+    // The warm-ups as shipped (RunningSextant turns them off elsewhere).
+    memory = RunningSextant.start(home, Map.of("SEXTANT_QUERY_WARM_UP_SECONDS", "20",
+        "SEXTANT_SERVER_INGEST_WARM_UP_SECONDS", "10"), READY);
     loggedWhenReady = memory.process().output();
   }
 
-  /** Readiness waits for the query warm-up: a restarted collector joins its Service warm. */
+  /** Readiness waits for the ingest, then the query warm-up: a restarted collector joins its Service warm. */
   @Test
-  void asShippedReadinessWaitsForTheQueryWarmUp() {
-    assertThat(loggedWhenReady).as("logged before /readyz first answered 200").contains("warmed up the query path: ");
+  void asShippedReadinessWaitsForTheWarmUps() {
+    assertThat(loggedWhenReady).as("logged before /readyz first answered 200")
+        .contains("warmed up the ingest path (mesh, als)", "warmed up the query path: ");
+    assertThat(loggedWhenReady.indexOf("warmed up the ingest path"))
+        .isLessThan(loggedWhenReady.indexOf("warmed up the query path"));
+    assertThat(loggedWhenReady).as("the warm-up's round each time a success").doesNotContain("a round failed");
   }
 
   @AfterAll

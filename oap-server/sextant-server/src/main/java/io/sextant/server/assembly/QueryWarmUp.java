@@ -23,9 +23,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the query path a dashboard takes after a start, before the collector reports ready: the mesh
  * service dashboard's expressions and the topology over the last 30 minutes, for a few of the
- * services stored, round after round until the rounds stop getting faster (no round
- * {@value #IMPROVEMENT_PERCENT}% faster than the best for {@value #PLATEAU_MILLIS} ms), a round is
- * answered with errors, or the budget is spent; one round when no service is stored yet. A fresh
+ * services stored, round after round until the rounds stop getting faster ({@link WarmUpProgress}),
+ * a round is answered with errors, or the budget is spent; one round when no service is stored yet. A fresh
  * JVM answers its first dashboards several times slower than a warm one (classes loaded, code
  * compiled, the read cache and Elasticsearch's own caches empty); this pays that before balancers
  * send the collector dashboards rather than on the first person who opens the UI. Read-only, and
@@ -35,10 +34,6 @@ final class QueryWarmUp {
   private static final Logger LOG = LoggerFactory.getLogger(QueryWarmUp.class);
   private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm");
   private static final int SERVICES = 3;
-  /** A round at least this much faster than the best so far is progress. */
-  private static final int IMPROVEMENT_PERCENT = 10;
-  /** No progress for this long: the code is compiled and the caches hold the window. */
-  private static final long PLATEAU_MILLIS = 3_000;
   private static final List<String> DASHBOARD = List.of("service_cpm", "service_resp_time", "service_sla/100",
       "service_apdex/10000", "service_percentile{p='50,75,90,95,99'}", "avg(service_cpm)");
   private static final String VALUES = " { type error results { metric { labels { key value } }"
@@ -50,11 +45,9 @@ final class QueryWarmUp {
   private final ZoneId zone;
   private final Clock clock;
   private final Duration budget;
-  private final Runnable whenDone;
   private final Caller caller = new Caller("warm-up", Caller.Role.VIEWER);
 
-  /** {@code whenDone} runs once the warm-up is over, however it ended. */
-  QueryWarmUp(GraphQL graphql, ZoneId zone, Clock clock, Duration budget, Runnable whenDone, MeterRegistry registry) {
+  QueryWarmUp(GraphQL graphql, ZoneId zone, Clock clock, Duration budget, MeterRegistry registry) {
     this.graphql = graphql;
     this.requests = Counter.builder("sextant_query_warm_up_requests")
         .description("GraphQL requests the query warm-up made after the start (query.warmUpSeconds)")
@@ -64,14 +57,6 @@ final class QueryWarmUp {
     this.zone = zone;
     this.clock = clock;
     this.budget = budget;
-    this.whenDone = whenDone;
-  }
-
-  /** Starts the warm-up on its own daemon thread; returns at once. */
-  void startInBackground() {
-    Thread t = new Thread(this::run, "sextant-query-warm-up");
-    t.setDaemon(true);
-    t.start();
   }
 
   /** Runs until the rounds stop getting faster, a round fails or the budget is spent; returns the requests made. */
@@ -92,7 +77,7 @@ final class QueryWarmUp {
       if (nothingStored) {
         services = List.of(Map.of("name", "sextant-warm-up", "normal", true));
       }
-      Progress progress = new Progress(started);
+      WarmUpProgress progress = new WarmUpProgress(started);
       while (true) {
         long round = System.nanoTime();
         if (round - end >= 0) {
@@ -132,34 +117,8 @@ final class QueryWarmUp {
           TimeUnit.NANOSECONDS.toMillis(lastNanos));
     } catch (RuntimeException e) {
       LOG.info("query warm-up stopped after {} requests: {}", made, e.toString());
-    } finally {
-      whenDone.run();
     }
     return made;
-  }
-
-  /** When the warm-up has stopped getting faster; times are {@link System#nanoTime} values. */
-  static final class Progress {
-    /** The fastest round that was progress; 0 before the first round. */
-    private long best;
-    private long bestAt;
-
-    Progress(long startNanos) {
-      this.bestAt = startNanos;
-    }
-
-    /** A round took {@code nanos} and ended at {@code now}: progress if the first or clearly faster. */
-    void round(long nanos, long now) {
-      if (best == 0 || nanos * 100 < best * (100 - IMPROVEMENT_PERCENT)) {
-        best = nanos;
-        bestAt = now;
-      }
-    }
-
-    /** No progress for {@value #PLATEAU_MILLIS} ms. */
-    boolean stalled(long now) {
-      return now - bestAt >= TimeUnit.MILLISECONDS.toNanos(PLATEAU_MILLIS);
-    }
   }
 
   private static String dashboard() {

@@ -10,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether this collector can take more data: started, its query warm-up over (or its time spent),
+ * Whether this collector can take more data: started, its warm-ups over (or their time spent),
  * not draining, and its write queue below the high-water mark. Storage health is probed and
  * reported beside it, never folded into it: while Elasticsearch is away the queue holds what
  * arrives, and a collector that left its Service because of the outage would only make Envoy drop
@@ -87,7 +87,7 @@ final class Readiness {
       return CheckResult.failed("draining");
     }
     if (warmingNow()) {
-      return CheckResult.failed("warming up the query path");
+      return CheckResult.failed("warming up the ingest and query paths");
     }
     double fill = queueFill.getAsDouble();
     synchronized (this) {
@@ -138,7 +138,7 @@ final class Readiness {
     CheckResult s = storage;
     return (ready.ok() ? "ready" : "not ready: " + ready.detail()) + "\n"
         + "[" + (serving && !draining ? "+" : "-") + "] serving" + (draining ? " (draining)" : "") + "\n"
-        + "[" + (warmingNow() ? "-] query warm-up running" : "+] query warm-up over (or off)") + "\n"
+        + "[" + (warmingNow() ? "-] warm-up running (ingest, then query)" : "+] warm-up over (or off)") + "\n"
         + "[" + (shedding ? "-" : "+") + "] write queue " + percent(queueFill.getAsDouble()) + " full (high-water mark "
         + percent(highWater) + ")\n"
         + "[" + (s.ok() ? "+" : "-") + "] storage " + (s.ok() ? "up" : "down: " + s.detail())

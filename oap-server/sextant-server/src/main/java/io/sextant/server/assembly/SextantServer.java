@@ -9,6 +9,7 @@ import com.linecorp.armeria.server.grpc.GrpcService;
 import com.linecorp.armeria.server.grpc.GrpcServiceBuilder;
 import graphql.GraphQL;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -57,6 +58,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,6 +75,8 @@ public final class SextantServer implements AutoCloseable {
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final StorageComponent storage;
   private final Aggregator aggregator;
+  /** Makes an aggregator counting into the registry given: the real one, and the ingest warm-up's scratch one. */
+  private final Function<MeterRegistry, Aggregator> newAggregator;
   private final Flusher flusher;
   private final QueryServices query;
   /** Core's ports for agents that register processes and poll for profiling work (Rover). */
@@ -115,9 +119,8 @@ public final class SextantServer implements AutoCloseable {
     MetricCatalog catalog = MetricFamilies.catalog(core.apdexThresholdMillis());
     // The selected backend; constructors do no I/O.
     this.storage = Plugins.storage(config.string("storage.selector")).create(config, registry);
-    ChildBudgets budgets = new ChildBudgets(core.maxEndpointsPerService(), core.maxInstancesPerService(), registry);
-    this.aggregator = new Aggregator(catalog, RecordKindDispatcher.standard(core.maxCachedIds(), budgets), buckets,
-        core.limits(), registry);
+    this.newAggregator = aggregators(core, catalog, buckets);
+    this.aggregator = newAggregator.apply(registry);
     this.flusher = new Flusher(aggregator, storage, buckets, core.flusher(), core.spool(), core.collectorId(),
         registry);
     // Queries see this collector's own metrics before they are stored (FreshMetrics).
@@ -218,18 +221,53 @@ public final class SextantServer implements AutoCloseable {
     Future<?> unusedBeat = storageProbe.scheduleWithFixedDelay(this::beat, 0, ROSTER_BEAT.toSeconds(),
         TimeUnit.SECONDS);
     startCompaction();
-    int warmUp = config.integer("query.warmUpSeconds");
-    if (warmUp > 0) {
-      readiness.warmingUp(System.nanoTime() + TimeUnit.SECONDS.toNanos(warmUp));
-      new QueryWarmUp(graphql, buckets.zone(), Clock.systemUTC(), Duration.ofSeconds(warmUp), readiness::warmedUp,
-          registry).startInBackground();
-    }
+    warmUp(graphql);
     readiness.serving();
     LOG.info("Sextant {} started: gRPC receivers on {}:{}, GraphQL on {}://{}:{}/graphql (collector {})",
         VERSION, grpcHost, grpcPort, security.httpTls() ? "https" : "http", httpHost, httpPort,
         config.string("core.collectorId"));
     LOG.info("who may talk to it: {}", security.summary());
     return this;
+  }
+
+  /** Aggregators as configured, each counting into the registry it is made with. */
+  static Function<MeterRegistry, Aggregator> aggregators(CoreConfig core, MetricCatalog catalog, TimeBuckets buckets) {
+    return meters -> new Aggregator(catalog, RecordKindDispatcher.standard(core.maxCachedIds(),
+        new ChildBudgets(core.maxEndpointsPerService(), core.maxInstancesPerService(), meters)), buckets,
+        core.limits(), meters);
+  }
+
+  /**
+   * Warms up the ingest path, then the query path, on a thread of its own while readiness waits
+   * (at most both budgets: a stuck warm-up does not hold it longer). Ports are open meanwhile.
+   */
+  private void warmUp(GraphQL graphql) {
+    int ingestSeconds = config.integer("server.ingestWarmUpSeconds");
+    int querySeconds = config.integer("query.warmUpSeconds");
+    if (ingestSeconds + querySeconds == 0) {
+      return;
+    }
+    readiness.warmingUp(System.nanoTime() + TimeUnit.SECONDS.toNanos(ingestSeconds + querySeconds));
+    List<ReceiverFactory> enabled =
+        Plugins.RECEIVERS.stream().filter(f -> config.bool(f.enabledKey())).toList();
+    Thread t = new Thread(() -> {
+      try {
+        if (ingestSeconds > 0) {
+          new IngestWarmUp(enabled, config, newAggregator, config.integer("server.maxGrpcMessageBytes"),
+              Duration.ofSeconds(ingestSeconds), registry).run();
+        }
+        if (querySeconds > 0) {
+          new QueryWarmUp(graphql, buckets.zone(), Clock.systemUTC(), Duration.ofSeconds(querySeconds), registry)
+              .run();
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("the warm-up stopped", e);
+      } finally {
+        readiness.warmedUp();
+      }
+    }, "sextant-warm-up");
+    t.setDaemon(true);
+    t.start();
   }
 
   /**

@@ -48,6 +48,7 @@ public final class TestServer implements AutoCloseable {
     // by default is SecurityIT's subject.
     all.put("auth.anonymous", "editor");
     all.put("query.warmUpSeconds", "0"); // a core for its seconds after each start; QueryWarmUpTest runs it
+    all.put("server.ingestWarmUpSeconds", "0"); // the same; IngestWarmUpTest runs it
     all.putAll(overrides);
     server = new SextantServer(SextantConfig.defaults().with(all)).start();
   }

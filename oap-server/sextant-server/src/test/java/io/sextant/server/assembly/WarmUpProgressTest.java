@@ -1,0 +1,23 @@
+package io.sextant.server.assembly;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class WarmUpProgressTest {
+  @Test
+  void stalledOnceNoRoundIsTenPercentFasterThanTheBestForThreeSeconds() {
+    long s = 1_000_000_000L;
+    long ms = 1_000_000L;
+    WarmUpProgress progress = new WarmUpProgress(0);
+    progress.round(2_900 * ms, 2_900 * ms); // a slow first round is the best so far
+    assertThat(progress.stalled(4 * s)).isFalse();
+    progress.round(300 * ms, 5 * s);
+    progress.round(100 * ms, 7 * s);
+    assertThat(progress.stalled(9 * s)).as("faster 2 s ago").isFalse();
+    progress.round(95 * ms, 8 * s); // 5% faster: no progress
+    progress.round(92 * ms, 9 * s);
+    assertThat(progress.stalled(9_999 * ms)).isFalse();
+    assertThat(progress.stalled(10 * s)).as("3 s without a round 10% faster than 100 ms").isTrue();
+  }
+}
