@@ -5,6 +5,7 @@ import com.linecorp.armeria.client.grpc.GrpcClients;
 import com.linecorp.armeria.common.SessionProtocol;
 import com.linecorp.armeria.common.grpc.GrpcSerializationFormats;
 import com.linecorp.armeria.server.Server;
+import com.linecorp.armeria.server.ServerBuilder;
 import com.linecorp.armeria.server.grpc.GrpcService;
 import com.linecorp.armeria.server.grpc.GrpcServiceBuilder;
 import io.micrometer.core.instrument.Counter;
@@ -103,7 +104,7 @@ final class IngestWarmUp {
     long elapsed;
     String why = "its " + budget.toSeconds() + " s were spent";
     int port = freeLoopbackPort();
-    com.linecorp.armeria.server.ServerBuilder sb = Server.builder()
+    ServerBuilder sb = Server.builder()
         .port(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), SessionProtocol.HTTP)
         // Every round was answered: nothing in flight to wait for when it stops.
         .gracefulShutdownTimeout(Duration.ZERO, Duration.ZERO);

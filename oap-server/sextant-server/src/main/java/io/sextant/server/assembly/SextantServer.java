@@ -230,6 +230,15 @@ public final class SextantServer implements AutoCloseable {
     return this;
   }
 
+  /** One warm-up; one that breaks is logged and does not keep the next from running. */
+  private static void warmUpStep(String name, Runnable step) {
+    try {
+      step.run();
+    } catch (RuntimeException e) {
+      LOG.warn("the {} warm-up stopped", name, e);
+    }
+  }
+
   /** Aggregators as configured, each counting into the registry it is made with. */
   static Function<MeterRegistry, Aggregator> aggregators(CoreConfig core, MetricCatalog catalog, TimeBuckets buckets) {
     return meters -> new Aggregator(catalog, RecordKindDispatcher.standard(core.maxCachedIds(),
@@ -253,15 +262,13 @@ public final class SextantServer implements AutoCloseable {
     Thread t = new Thread(() -> {
       try {
         if (ingestSeconds > 0) {
-          new IngestWarmUp(enabled, config, newAggregator, config.integer("server.maxGrpcMessageBytes"),
-              Duration.ofSeconds(ingestSeconds), registry).run();
+          warmUpStep("ingest", () -> new IngestWarmUp(enabled, config, newAggregator,
+              config.integer("server.maxGrpcMessageBytes"), Duration.ofSeconds(ingestSeconds), registry).run());
         }
         if (querySeconds > 0) {
-          new QueryWarmUp(graphql, buckets.zone(), Clock.systemUTC(), Duration.ofSeconds(querySeconds), registry)
-              .run();
+          warmUpStep("query", () -> new QueryWarmUp(graphql, buckets.zone(), Clock.systemUTC(),
+              Duration.ofSeconds(querySeconds), registry).run());
         }
-      } catch (RuntimeException e) {
-        LOG.warn("the warm-up stopped", e);
       } finally {
         readiness.warmedUp();
       }
