@@ -8,7 +8,8 @@
 #      the same topology to each, so every minute has a partial per collector, as in a cluster);
 #   3. SETTLE_SECONDS (0) with nothing sent (a cluster that ran through those 30 minutes compacted
 #      them as they passed; the backfill writes them at once, so compaction catches up here), then
-#      live ingest of RATE records/s spread over the collectors for the rest of the run;
+#      live ingest of RATE records/s spread over the collectors for the rest of the run, LIVE_LEAD
+#      seconds before anything is measured;
 #   4. collector 1 restarted (SIGTERM, start) while its generator and a 4-expression dashboard read
 #      back to back keep running, as sidecars and a browser do: both warm from the CLIENT_WARMUP
 #      seconds before, both send nothing while it is not ready (a headless Service's balancing),
@@ -23,7 +24,7 @@
 # Usage: benchmarks/run-live-reads.sh            (COLLECTORS=1)
 #        COLLECTORS=3 benchmarks/run-live-reads.sh
 # Environment: COLLECTORS (1), RATE (20000), SERVICES (200), ENDPOINTS (5000), SETTLE_SECONDS (0), FIRST_SECONDS (60),
-#   CLIENT_WARMUP (60), WARMUP (20), QUERY_SECONDS (30), PAUSE_MILLIS (2000), PACED_SECONDS (60), ES_HOSTS (empty: start one), OUT,
+#   LIVE_LEAD (120), CLIENT_WARMUP (60), WARMUP (20), QUERY_SECONDS (30), PAUSE_MILLIS (2000), PACED_SECONDS (60), ES_HOSTS (empty: start one), OUT,
 #   JAVA_OPTS of the servers.
 # Builds nothing: ./mvnw -o -q -DskipTests install first (dist, benchmarks, testkit).
 set -euo pipefail
@@ -37,6 +38,7 @@ ENDPOINTS="${ENDPOINTS:-5000}"
 SETTLE_SECONDS="${SETTLE_SECONDS:-0}"
 FIRST_SECONDS="${FIRST_SECONDS:-60}"
 CLIENT_WARMUP="${CLIENT_WARMUP:-60}"
+LIVE_LEAD="${LIVE_LEAD:-120}"
 WARMUP="${WARMUP:-20}"
 QUERY_SECONDS="${QUERY_SECONDS:-30}"
 PAUSE_MILLIS="${PAUSE_MILLIS:-2000}"
@@ -128,8 +130,11 @@ for p in "${BACKFILL[@]}"; do wait "$p"; done
 grep -h "^server accepted" "$OUT"/backfill-*.log | sed 's/^/backfill: /' | tee -a "$OUT/summary.txt"
 sleep "$SETTLE_SECONDS"
 
-RUN_SECONDS=$((CLIENT_WARMUP + 60 + FIRST_SECONDS + 3 * (WARMUP + QUERY_SECONDS) + PACED_SECONDS + 120))
+RUN_SECONDS=$((LIVE_LEAD + CLIENT_WARMUP + 60 + FIRST_SECONDS + 3 * (WARMUP + QUERY_SECONDS) + PACED_SECONDS + 120))
 for i in $(seq "$COLLECTORS"); do live "$i" "$RUN_SECONDS" $((RATE / COLLECTORS)); done
+# The generators stand for sidecars, which are long warm when a collector restarts: their JVMs
+# compile, and the collectors absorb the new load, before the dashboard client starts.
+sleep "$LIVE_LEAD"
 SERVICE="$(curl -fs -H 'Content-Type: application/json' "http://127.0.0.1:12801/graphql" \
   -d '{"query":"{ listServices(layer: \"MESH\") { name } }"}' | python3 -c \
   'import json,sys; n=sorted(s["name"] for s in json.load(sys.stdin)["data"]["listServices"]); print(([x for x in n if x.startswith("svc-")] or n)[0])')"
