@@ -97,12 +97,10 @@ final class IngestWarmUp {
       LOG.info("no enabled receiver has warm-up traffic; the ingest path warms up on real traffic");
       return new Result(0, 0, 0);
     }
-    int rounds = 0;
     long sent = 0;
-    long firstNanos = 0;
-    long lastNanos = 0;
     long elapsed;
-    String why = "its " + budget.toSeconds() + " s were spent";
+    WarmUpProgress progress = new WarmUpProgress(started, budget);
+    String why;
     int port = freeLoopbackPort();
     ServerBuilder sb = Server.builder()
         .port(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), SessionProtocol.HTTP)
@@ -114,15 +112,10 @@ final class IngestWarmUp {
     try {
       server.start().join();
       WarmUpTraffic.Stubs stubs = stubs("http://127.0.0.1:" + port, clients);
-      WarmUpProgress progress = new WarmUpProgress(started);
-      long end = started + budget.toNanos();
       while (true) {
         long round = System.nanoTime();
-        if (round - end >= 0) {
-          break;
-        }
-        if (progress.stalled(round)) {
-          why = "its rounds stopped getting faster";
+        why = progress.stopBefore(round);
+        if (why != null) {
           break;
         }
         for (WarmUpTraffic t : traffic) {
@@ -132,12 +125,8 @@ final class IngestWarmUp {
         }
         // What the flusher does every second: copy what changed (the rows are dropped).
         sink.collect(Long.MIN_VALUE, false);
-        rounds++;
-        lastNanos = System.nanoTime() - round;
-        if (firstNanos == 0) {
-          firstNanos = lastNanos;
-        }
-        progress.round(lastNanos, System.nanoTime());
+        long now = System.nanoTime();
+        progress.round(now - round, now);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -155,9 +144,9 @@ final class IngestWarmUp {
         .mapToDouble(Counter::count).sum());
     LOG.info("warmed up the ingest path ({}): {} rounds, {} records in {} ms, stopped as {}; a round took {} ms at"
         + " first, {} ms at the end; the scratch aggregator took {} of them (nothing is stored)",
-        String.join(", ", names), rounds, sent, TimeUnit.NANOSECONDS.toMillis(elapsed), why,
-        TimeUnit.NANOSECONDS.toMillis(firstNanos), TimeUnit.NANOSECONDS.toMillis(lastNanos), accepted);
-    return new Result(rounds, sent, accepted);
+        String.join(", ", names), progress.rounds(), sent, TimeUnit.NANOSECONDS.toMillis(elapsed), why,
+        progress.firstMillis(), progress.lastMillis(), accepted);
+    return new Result(progress.rounds(), sent, accepted);
   }
 
   private static WarmUpTraffic.Stubs stubs(String uri, ClientFactory clients) {

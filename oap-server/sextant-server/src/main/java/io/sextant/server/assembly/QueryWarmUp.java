@@ -62,12 +62,7 @@ final class QueryWarmUp {
   /** Runs until the rounds stop getting faster, a round fails or the budget is spent; returns the requests made. */
   int run() {
     long started = System.nanoTime();
-    long end = started + budget.toNanos();
     int made = 0;
-    int rounds = 0;
-    long firstNanos = 0;
-    long lastNanos = 0;
-    String why = "its " + budget.toSeconds() + " s were spent";
     try {
       Map<String, Object> duration = lastHalfHour();
       List<Map<String, Object>> services = services();
@@ -77,14 +72,12 @@ final class QueryWarmUp {
       if (nothingStored) {
         services = List.of(Map.of("name", "sextant-warm-up", "normal", true));
       }
-      WarmUpProgress progress = new WarmUpProgress(started);
+      WarmUpProgress progress = new WarmUpProgress(started, budget);
+      String why;
       while (true) {
         long round = System.nanoTime();
-        if (round - end >= 0) {
-          break;
-        }
-        if (progress.stalled(round)) {
-          why = "its rounds stopped getting faster";
+        why = progress.stopBefore(round);
+        if (why != null) {
           break;
         }
         boolean failed = false;
@@ -96,11 +89,8 @@ final class QueryWarmUp {
             + " name type isReal layers } calls { id source target detectPoints } } }", Map.of("d", duration))
             .getErrors().isEmpty();
         made += services.size() + 1;
-        rounds++;
-        lastNanos = System.nanoTime() - round;
-        if (firstNanos == 0) {
-          firstNanos = lastNanos;
-        }
+        long now = System.nanoTime();
+        progress.round(now - round, now);
         if (failed) {
           why = "a request was answered with errors";
           break;
@@ -109,12 +99,11 @@ final class QueryWarmUp {
           why = "no service is stored yet";
           break;
         }
-        progress.round(lastNanos, System.nanoTime());
       }
       LOG.info("warmed up the query path: {} rounds, {} requests in {} ms, stopped as {}; a round (the dashboards"
-          + " and the topology) took {} ms at first, {} ms at the end", rounds, made,
-          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), why, TimeUnit.NANOSECONDS.toMillis(firstNanos),
-          TimeUnit.NANOSECONDS.toMillis(lastNanos));
+          + " and the topology) took {} ms at first, {} ms at the end", progress.rounds(), made,
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), why, progress.firstMillis(),
+          progress.lastMillis());
     } catch (RuntimeException e) {
       LOG.info("query warm-up stopped after {} requests: {}", made, e.toString());
     }
