@@ -2,16 +2,16 @@ package io.sextant.receiver.common;
 
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import io.sextant.api.receiver.ClientStreams;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /** One client stream of a warm-up round: sends the messages, half-closes, waits for the answer. */
 public final class ClientStreamRound {
   /** A round's stream that takes longer than this is stuck: the warm-up stops rather than hold readiness. */
-  private static final long TIMEOUT_SECONDS = 10;
+  private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
   private ClientStreamRound() {}
 
@@ -22,31 +22,15 @@ public final class ClientStreamRound {
    */
   public static <Q, A> void send(Function<StreamObserver<A>, StreamObserver<Q>> open, List<Q> messages)
       throws InterruptedException {
-    CompletableFuture<Void> answered = new CompletableFuture<>();
-    StreamObserver<Q> requests = open.apply(new StreamObserver<>() {
-      @Override
-      public void onNext(A value) {}
-
-      @Override
-      public void onError(Throwable t) {
-        answered.completeExceptionally(t);
-      }
-
-      @Override
-      public void onCompleted() {
-        answered.complete(null);
-      }
-    });
-    messages.forEach(requests::onNext);
-    requests.onCompleted();
+    Status status;
     try {
-      answered.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      Status status = Status.fromThrowable(e.getCause());
+      status = ClientStreams.send(open, messages, TIMEOUT);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("the warm-up stream had no answer in " + TIMEOUT.toSeconds() + " s", e);
+    }
+    if (!status.isOk()) {
       throw new IllegalStateException("the warm-up stream was refused: " + status.getCode()
-          + (status.getDescription() == null ? "" : " (" + status.getDescription() + ")"), e.getCause());
-    } catch (java.util.concurrent.TimeoutException e) {
-      throw new IllegalStateException("the warm-up stream had no answer in " + TIMEOUT_SECONDS + " s", e);
+          + (status.getDescription() == null ? "" : " (" + status.getDescription() + ")"), status.asException());
     }
   }
 }

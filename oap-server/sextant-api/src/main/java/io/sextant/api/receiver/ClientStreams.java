@@ -1,0 +1,54 @@
+package io.sextant.api.receiver;
+
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/**
+ * Drives one client-streaming gRPC call the way an agent does: for {@link WarmUpTraffic} and the
+ * test kit's receiver tests.
+ */
+public final class ClientStreams {
+  private ClientStreams() {}
+
+  /**
+   * Sends the messages on one client-streaming call (a stub's method, e.g. {@code stub::collect}),
+   * half-closes it, waits up to {@code timeout} for its end and returns its status.
+   */
+  public static <Q, R> Status send(Function<StreamObserver<R>, StreamObserver<Q>> call, List<Q> messages,
+      Duration timeout) throws InterruptedException, TimeoutException {
+    CompletableFuture<Status> done = new CompletableFuture<>();
+    StreamObserver<Q> out = call.apply(endingIn(done));
+    messages.forEach(out::onNext);
+    out.onCompleted();
+    try {
+      return done.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("never completed exceptionally", e); // endingIn only completes
+    }
+  }
+
+  /** A response observer that ignores responses and completes {@code end} with the call's final status. */
+  public static <R> StreamObserver<R> endingIn(CompletableFuture<Status> end) {
+    return new StreamObserver<>() {
+      @Override
+      public void onNext(R value) {}
+
+      @Override
+      public void onError(Throwable t) {
+        end.complete(Status.fromThrowable(t));
+      }
+
+      @Override
+      public void onCompleted() {
+        end.complete(Status.OK);
+      }
+    };
+  }
+}
