@@ -47,8 +47,11 @@ import org.slf4j.LoggerFactory;
 final class IngestWarmUp {
   private static final Logger LOG = LoggerFactory.getLogger(IngestWarmUp.class);
 
-  /** What a warm-up did: records sent to the scratch receivers, and how many the scratch aggregator took. */
-  record Result(int rounds, long sent, long accepted) {}
+  /**
+   * What a warm-up did: the receivers it sent traffic to, the records sent, and how many the
+   * scratch aggregator took.
+   */
+  record Result(List<String> receivers, int rounds, long sent, long accepted) {}
 
   private final List<ReceiverFactory> factories;
   private final Settings settings;
@@ -95,7 +98,7 @@ final class IngestWarmUp {
     }
     if (traffic.isEmpty()) {
       LOG.info("no enabled receiver has warm-up traffic; the ingest path warms up on real traffic");
-      return new Result(0, 0, 0);
+      return new Result(List.of(), 0, 0, 0);
     }
     long sent = 0;
     long elapsed;
@@ -146,7 +149,7 @@ final class IngestWarmUp {
         + " first, {} ms at the end; the scratch aggregator took {} of them (nothing is stored)",
         String.join(", ", names), progress.rounds(), sent, TimeUnit.NANOSECONDS.toMillis(elapsed), why,
         progress.firstMillis(), progress.lastMillis(), accepted);
-    return new Result(progress.rounds(), sent, accepted);
+    return new Result(List.copyOf(names), progress.rounds(), sent, accepted);
   }
 
   private static WarmUpTraffic.Stubs stubs(String uri, ClientFactory clients) {

@@ -30,8 +30,10 @@ class IngestWarmUpTest {
   void everyRecordSentIsTakenByTheScratchAggregatorUntilTheRoundsStopGettingFaster() {
     long started = System.nanoTime();
     IngestWarmUp.Result result = warmUp(SextantConfig.defaults(), Duration.ofSeconds(60)).run();
+    assertThat(result.receivers()).as("the enabled receivers with traffic")
+        .containsExactlyInAnyOrder("mesh", "als", "envoyMetrics");
     assertThat(result.rounds()).isGreaterThan(1);
-    assertThat(result.sent()).as("mesh and ALS records").isPositive();
+    assertThat(result.sent()).as("mesh, ALS and Envoy metrics records").isPositive();
     assertThat(result.accepted()).as("taken by the scratch aggregator").isEqualTo(result.sent());
     assertThat(Duration.ofNanos(System.nanoTime() - started)).as("stopped by the rounds, not the budget")
         .isLessThan(Duration.ofSeconds(50));
