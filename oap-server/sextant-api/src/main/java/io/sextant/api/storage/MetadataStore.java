@@ -14,6 +14,10 @@ public interface MetadataStore {
 
   void upsertEndpoints(List<EndpointMeta> endpoints);
 
+  /**
+   * All services. The list (and what it holds) is never changed once answered: a caller may keep
+   * it and compare it with a later answer (the global topology does).
+   */
   List<ServiceMeta> services();
 
   Optional<ServiceMeta> service(String serviceId);

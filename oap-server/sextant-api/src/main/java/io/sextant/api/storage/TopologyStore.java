@@ -15,6 +15,10 @@ public interface TopologyStore {
     edgesByMinute.forEach((minute, edges) -> write(List.copyOf(edges), minute));
   }
 
-  /** Distinct edges of a scope seen in any minute of {@code [startMinute, endMinute]}. */
+  /**
+   * Distinct edges of a scope seen in any minute of {@code [startMinute, endMinute]}. The list is
+   * never changed once answered: a caller may keep it and compare it with a later answer (the
+   * global topology does; answering an unchanged window with the same list makes that cheap).
+   */
   List<Edge> read(Scope scope, long startMinute, long endMinute);
 }
