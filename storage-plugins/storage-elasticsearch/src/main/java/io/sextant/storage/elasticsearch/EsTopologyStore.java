@@ -192,11 +192,11 @@ final class EsTopologyStore implements TopologyStore {
     TopologyWindows.Edges kept = windows.read(window, now);
     if (kept != null && kept.asOfMillis() >= now - stalenessMillis) {
       cachedReads.increment();
-      return List.copyOf(kept.byKey().values());
+      return kept.list();
     }
     searchedReads.increment();
     List<Edge> found = search(scope, startMinute, endMinute);
-    return List.copyOf(windows.found(window, found, now, now).byKey().values());
+    return windows.found(window, found, now, now).list();
   }
 
   /** One pass of the follower: the windows read in the last minute searched again; answers how many. */

@@ -18,8 +18,15 @@ import java.util.Map;
 final class TopologyWindows {
   record Window(Scope scope, long startMinute, long endMinute) {}
 
-  /** A window's edges (by key, never changed once made) and when the oldest search behind them started. */
-  record Edges(Map<String, Edge> byKey, long asOfMillis, long weightBytes) {
+  /**
+   * A window's edges (by key, never changed once made; and as a list, made once per change, which
+   * every read of an unchanged window shares) and when the oldest search behind them started.
+   */
+  record Edges(Map<String, Edge> byKey, List<Edge> list, long asOfMillis, long weightBytes) {
+    static Edges none(long asOfMillis) {
+      return new Edges(Map.of(), List.of(), asOfMillis, 100);
+    }
+
     Edges with(Collection<Edge> more, long asOf) {
       Map<String, Edge> merged = null;
       long bytes = weightBytes;
@@ -33,7 +40,8 @@ final class TopologyWindows {
           bytes += weight(key);
         }
       }
-      return new Edges(merged == null ? byKey : merged, asOf, bytes);
+      return merged == null ? new Edges(byKey, list, asOf, bytes)
+          : new Edges(merged, List.copyOf(merged.values()), asOf, bytes);
     }
 
     private static long weight(String key) {
@@ -78,7 +86,7 @@ final class TopologyWindows {
     Entry e = entries.get(window);
     Edges next;
     if (e == null) {
-      next = new Edges(Map.of(), asOfMillis, 100).with(found, asOfMillis);
+      next = Edges.none(asOfMillis).with(found, asOfMillis);
       if (next.weightBytes() > maxBytes) {
         return next;
       }

@@ -17,7 +17,8 @@ class TopologyWindowsTest {
   }
 
   private static List<String> keys(TopologyWindows.Edges edges) {
-    return edges.byKey().values().stream().map(e -> e.sourceId() + ">" + e.destId()).toList();
+    assertThat(edges.list()).as("the list reads share").containsExactlyElementsOf(edges.byKey().values());
+    return edges.list().stream().map(e -> e.sourceId() + ">" + e.destId()).toList();
   }
 
   @Test
@@ -29,6 +30,8 @@ class TopologyWindowsTest {
     TopologyWindows.Edges after = windows.found(WINDOW, List.of(edge("a", "b")), 1_000, 2_100);
     assertThat(keys(after)).containsExactly("a>b", "b>c");
     assertThat(after.asOfMillis()).isEqualTo(2_000);
+    assertThat(windows.found(WINDOW, List.of(edge("b", "c")), 2_050, 2_150).list())
+        .as("nothing new: the same list as before").isSameAs(after.list());
 
     windows.written(1030, List.of(edge("c", "d"), new Edge(Scope.SERVICE_INSTANCE, "i", "j", DetectPoint.SERVER,
         "http")));
@@ -39,7 +42,7 @@ class TopologyWindowsTest {
 
   @Test
   void followsWindowsReadLatelyAndKeepsWithinItsBytes() {
-    TopologyWindows.Edges one = new TopologyWindows.Edges(java.util.Map.of(), 0, 100).with(List.of(edge("a", "b")),
+    TopologyWindows.Edges one = TopologyWindows.Edges.none(0).with(List.of(edge("a", "b")),
         0);
     TopologyWindows windows = new TopologyWindows(3 * one.weightBytes());
     for (int i = 0; i < 4; i++) {
