@@ -71,7 +71,7 @@ public final class SextantGraphql {
     return List.of(
         new CommonArea(version, health, zone, clock),
         new MetadataArea(query.metadata(), limits),
-        new TopologyArea(query.topology(), query.metadata(), limits),
+        new TopologyArea(query.topology(), limits),
         new MetricsArea(query.metrics(), limits, expressions, new TimeBuckets(zone, clock)),
         new EventArea(query.events(), new DurationBounds(zone)),
         new AlarmArea(query.alarms(), query.events(), new DurationBounds(zone)),

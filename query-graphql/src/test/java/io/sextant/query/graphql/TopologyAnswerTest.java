@@ -38,10 +38,10 @@ class TopologyAnswerTest {
   private final FlatListExecutionStrategy flat = new FlatListExecutionStrategy();
   private final GraphQL fast;
   private final GraphQL general;
+  private final MemoryStorage storage = new MemoryStorage(new MemoryStorageConfig(100_000));
+  private final long minute = new TimeBuckets(ZoneOffset.UTC, CLOCK).minuteBucket(CLOCK.millis());
 
   TopologyAnswerTest() {
-    MemoryStorage storage = new MemoryStorage(new MemoryStorageConfig(100_000));
-    long minute = new TimeBuckets(ZoneOffset.UTC, CLOCK).minuteBucket(CLOCK.millis());
     // ratings has no metadata: its node is named from its id, with no layers.
     storage.metadata().upsertServices(List.of(
         new ServiceMeta(gateway, "gateway", true, Set.of("MESH"), minute, minute),
@@ -112,5 +112,31 @@ class TopologyAnswerTest {
     assertThat(nodes).extracting(n -> n.get("id")).containsExactlyInAnyOrder(gateway, reviews, ratings, db);
     assertThat(nodes).filteredOn(n -> n.get("id").equals(db)).singleElement()
         .satisfies(n -> assertThat(n).containsEntry("isReal", false).containsEntry("type", "tcp"));
+  }
+
+  @SuppressWarnings("unchecked")
+  private List<Object> global(String layer, String field) {
+    String args = layer == null ? "" : ", layer: \"" + layer + "\"";
+    Map<String, Object> topology = (Map<String, Object>) answer("{ getGlobalTopology(duration: " + DURATION + args
+        + ") { nodes { id name } calls { source target } } }").get("getGlobalTopology");
+    return ((List<Map<String, Object>>) topology.get("nodes")).stream().map(n -> n.get(field)).toList();
+  }
+
+  /** A dashboard reads it again and again: each read answers what is stored then, per layer. */
+  @Test
+  void globalTopologyReadAgainFollowsNewEdgesServicesAndLayers() {
+    assertThat(global(null, "id")).containsExactlyInAnyOrder(gateway, reviews, ratings, db);
+    assertThat(global("K8S_SERVICE", "id")).as("services calling or called by reviews")
+        .containsExactlyInAnyOrder(gateway, reviews, ratings);
+    assertThat(global(null, "id")).containsExactlyInAnyOrder(gateway, reviews, ratings, db);
+
+    String details = EntityIds.serviceId("details", true);
+    storage.topology().write(List.of(new Edge(Scope.SERVICE, gateway, details, DetectPoint.SERVER, "http")), minute);
+    assertThat(global(null, "id")).containsExactlyInAnyOrder(gateway, reviews, ratings, db, details);
+    assertThat(global("K8S_SERVICE", "id")).containsExactlyInAnyOrder(gateway, reviews, ratings);
+
+    storage.metadata().upsertServices(List.of(new ServiceMeta(details, "details", true, Set.of("K8S_SERVICE"),
+        minute, minute)));
+    assertThat(global("K8S_SERVICE", "id")).containsExactlyInAnyOrder(gateway, reviews, ratings, details);
   }
 }

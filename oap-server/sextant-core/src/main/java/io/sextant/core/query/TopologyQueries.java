@@ -27,20 +27,61 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /** Service and instance topology: edges of all collectors, with the nodes they connect. */
 public final class TopologyQueries {
+  /** Layers whose last global topology is kept; others are built on every read. */
+  private static final int MAX_KEPT_LAYERS = 16;
+
   private final StorageComponent storage;
+  /** The last global topology per layer ("" for all), with the edges and services it was built of. */
+  private final Map<String, Answered> lastGlobal = new ConcurrentHashMap<>();
+
+  private record Answered(List<Edge> edges, List<ServiceMeta> services, Topology topology) {}
 
   public TopologyQueries(StorageComponent storage) {
     this.storage = storage;
   }
 
+  /**
+   * The global topology (of one layer's services, or all when {@code layer} is empty). A dashboard
+   * reads it every few seconds and its edges rarely change: when the store answers the same edges
+   * and services as for the last read of the layer, that read's topology is answered again, which
+   * is most of the query's cost on the server (the Elasticsearch store answers an unchanged window
+   * with the same list, so the comparison is one reference).
+   */
+  public Topology globalTopology(QueryDuration d, String layer) {
+    String key = layer == null ? "" : layer;
+    List<Edge> edges = storage.topology().read(Scope.SERVICE, d.startMinute(), d.endMinute());
+    List<ServiceMeta> services = storage.metadata().services();
+    Answered last = lastGlobal.get(key);
+    if (last != null && last.edges().equals(edges) && last.services().equals(services)) {
+      return last.topology();
+    }
+    Predicate<String> touches = id -> true;
+    if (!key.isEmpty()) {
+      Set<String> inLayer = new HashSet<>();
+      services.stream().filter(s -> s.layers().contains(key)).forEach(s -> inLayer.add(s.id()));
+      touches = inLayer::contains;
+    }
+    Topology topology = serviceTopology(edges, touches, () -> services);
+    if (last != null || lastGlobal.size() < MAX_KEPT_LAYERS) {
+      lastGlobal.put(key, new Answered(edges, services, topology));
+    }
+    return topology;
+  }
 
   /** All service edges in the duration, keeping those that touch {@code keep}-accepted services. */
   public Topology serviceTopology(QueryDuration d, Predicate<String> touches) {
-    List<Edge> edges = storage.topology().read(Scope.SERVICE, d.startMinute(), d.endMinute());
+    return serviceTopology(storage.topology().read(Scope.SERVICE, d.startMinute(), d.endMinute()), touches,
+        () -> storage.metadata().services());
+  }
+
+  private static Topology serviceTopology(List<Edge> edges, Predicate<String> touches,
+      Supplier<List<ServiceMeta>> services) {
     Map<String, CallBuilder> calls = new LinkedHashMap<>();
     Set<String> ids = new LinkedHashSet<>();
     NodeTypes types = new NodeTypes();
@@ -56,12 +97,13 @@ public final class TopologyQueries {
     // One metadata read for all nodes: a store round trip per node would dominate the query.
     Map<String, ServiceMeta> known = new HashMap<>();
     if (!ids.isEmpty()) {
-      storage.metadata().services().forEach(m -> known.put(m.id(), m));
+      services.get().forEach(m -> known.put(m.id(), m));
     }
     List<Node> nodes = new ArrayList<>();
     ids.forEach(id -> nodes.add(serviceNode(id, types, Optional.ofNullable(known.get(id)))));
     nodes.sort(Comparator.comparing(Node::name));
-    return new Topology(nodes, calls.values().stream().map(CallBuilder::build).toList());
+    // Immutable: the global topology is answered again to later reads.
+    return new Topology(List.copyOf(nodes), calls.values().stream().map(CallBuilder::build).toList());
   }
 
   private static Node serviceNode(String id, NodeTypes types, Optional<ServiceMeta> meta) {

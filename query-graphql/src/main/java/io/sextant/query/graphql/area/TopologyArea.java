@@ -7,7 +7,6 @@ import static io.sextant.query.graphql.Fetchers.safe;
 import graphql.schema.DataFetchingEnvironment;
 import graphql.schema.idl.RuntimeWiring;
 import io.sextant.api.id.EntityIds;
-import io.sextant.core.query.MetadataQueries;
 import io.sextant.core.query.TopologyQueries;
 import io.sextant.core.query.TopologyView.Call;
 import io.sextant.core.query.TopologyView.InstanceTopology;
@@ -27,19 +26,12 @@ import java.util.Set;
  * topology.graphqls. Mesh data has no endpoint relations (as in SkyWalking), so endpoint
  * dependencies are empty; process topology is drawn from Rover's network-profiling meters.
  */
-public record TopologyArea(TopologyQueries q, MetadataQueries metadata, QueryLimits limits) implements SchemaArea {
+public record TopologyArea(TopologyQueries q, QueryLimits limits) implements SchemaArea {
   @Override
   public void wire(RuntimeWiring.Builder w) {
     w.type("Query", t -> t
-        .dataFetcher("getGlobalTopology", safe(env -> {
-          String layer = env.getArgument("layer");
-          if (layer == null || layer.isEmpty()) {
-            return q.serviceTopology(duration(env, limits), id -> true);
-          }
-          Set<String> inLayer = new HashSet<>();
-          metadata.services(layer).forEach(s -> inLayer.add(s.id()));
-          return q.serviceTopology(duration(env, limits), inLayer::contains);
-        }))
+        .dataFetcher("getGlobalTopology", safe(env -> q.globalTopology(duration(env, limits),
+            env.getArgument("layer"))))
         .dataFetcher("getServiceTopology", safe(env -> services(env, List.of(env.<String>getArgument("serviceId")))))
         .dataFetcher("getServiceTopologyByName", safe(env ->
             services(env, List.of(EntityConditions.serviceId(env.getArgument("service"))))))
