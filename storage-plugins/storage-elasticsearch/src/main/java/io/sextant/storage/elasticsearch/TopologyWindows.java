@@ -45,7 +45,7 @@ final class TopologyWindows {
     }
 
     private static long weight(String key) {
-      return 120 + 4L * key.length(); // the key and the edge's ids, both UTF-16
+      return 128 + 4L * key.length(); // the key and the edge's ids (both UTF-16), its slot in the list
     }
   }
 
