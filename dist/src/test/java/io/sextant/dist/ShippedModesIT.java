@@ -105,7 +105,7 @@ class ShippedModesIT {
   @Test
   void asShippedReadinessWaitsForTheWarmUps() {
     assertThat(loggedWhenReady).as("logged before /readyz first answered 200")
-        .contains("warmed up the ingest path (mesh, als)", "warmed up the query path: ");
+        .contains("warmed up the ingest path (mesh, als, envoyMetrics)", "warmed up the query path: ");
     assertThat(loggedWhenReady.indexOf("warmed up the ingest path"))
         .isLessThan(loggedWhenReady.indexOf("warmed up the query path"));
     assertThat(loggedWhenReady).as("the warm-up's round each time a success").doesNotContain("a round failed");
