@@ -24,7 +24,6 @@ final class EnvoyMetricsWarmUpTraffic implements WarmUpTraffic {
   private static final List<String> CLUSTERS = List.of("inbound|9080||",
       "outbound|9080||reviews.sextant.svc.cluster.local", "outbound|9080||ratings.sextant.svc.cluster.local",
       "outbound|9080||details.sextant.svc.cluster.local", "outbound|15010||istiod.istio-system.svc.cluster.local");
-  private static final int SNAPSHOTS_PER_STREAM = 2;
 
   private final Node node = Node.newBuilder().setId("sidecar~10.0.0.3~" + SERVICE + "-v1-0.sextant~sextant.svc")
       .setMetadata(Struct.newBuilder()
@@ -41,8 +40,9 @@ final class EnvoyMetricsWarmUpTraffic implements WarmUpTraffic {
   public int round(Stubs stubs) throws InterruptedException {
     MetricsServiceStub stub = stubs.stub(MetricsServiceStub.class);
     total += 1000;
-    ClientStreamRound.send(stub::streamMetrics, List.of(snapshot(total, true), snapshot(total + 500, false)));
-    return SNAPSHOTS_PER_STREAM * samplesPerSnapshot;
+    List<StreamMetricsMessage> stream = List.of(snapshot(total, true), snapshot(total + 500, false));
+    ClientStreamRound.send(stub::streamMetrics, stream);
+    return stream.size() * samplesPerSnapshot;
   }
 
   private StreamMetricsMessage snapshot(long counted, boolean first) {
