@@ -74,6 +74,34 @@ class DocumentCacheTest {
     }
   }
 
+  /**
+   * An operation once found within the limits is not checked again, but only that operation, and
+   * only when no variable can select more fields of it.
+   */
+  @Test
+  void limitsStillRefuseWhatAnotherRequestOfTheSameTextWouldPassThem() {
+    StringBuilder wide = new StringBuilder("query q($all: Boolean!) { t: getTimeInfo { timezone }");
+    for (int i = 0; i < 20; i++) {
+      wide.append(" t").append(i).append(": getTimeInfo @include(if: $all) { timezone }");
+    }
+    String switchable = wide.append(" }").toString();
+    String twoOperations = "query shallow { getTimeInfo { timezone } }"
+        + " query deep { getMenuItems { subItems { subItems { subItems { subItems { subItems { title } } } } } } }";
+    for (int round = 0; round < 2; round++) {
+      assertThat(run(cached, switchable, Map.of("all", false))).doesNotContainKey("errors");
+      assertThat(run(cached, switchable, Map.of("all", true))).as("41 fields with $all")
+          .containsKey("errors").isEqualTo(run(plain, switchable, Map.of("all", true)));
+      assertThat(operation(cached, twoOperations, "shallow")).doesNotContainKey("errors");
+      assertThat(operation(cached, twoOperations, "deep")).as("the deep operation of a document passed once")
+          .containsKey("errors").isEqualTo(operation(plain, twoOperations, "deep"));
+    }
+  }
+
+  private static Map<String, Object> operation(GraphQL graphql, String query, String operationName) {
+    return graphql.execute(ExecutionInput.newExecutionInput(query).operationName(operationName).build())
+        .toSpecification();
+  }
+
   @Test
   void keepsAtMostItsBound() {
     DocumentCache cache = new DocumentCache(2);
