@@ -17,14 +17,15 @@
 #   5. steady state, each query kind WARMUP s then QUERY_SECONDS s measured, one client thread:
 #      one-service expression (service_cpm), a 4-expression dashboard of one service, global
 #      topology. The window always ends at the server's current minute (still being written);
-#   6. a dashboard refreshed every PAUSE_MILLIS for PACED_SECONDS, as a person watches one.
+#   6. a dashboard refreshed every PAUSE_MILLIS for PACED_SECONDS, as a person watches one (after
+#      PACED_WARMUP seconds back to back: the client's own HTTP code warm, as a browser's is).
 # Results: OUT/summary.txt (the percentile lines of each phase, then the metrics documents stored
 # and each collector's compaction counters) and one log per process.
 #
 # Usage: benchmarks/run-live-reads.sh            (COLLECTORS=1)
 #        COLLECTORS=3 benchmarks/run-live-reads.sh
 # Environment: COLLECTORS (1), RATE (20000), SERVICES (200), ENDPOINTS (5000), SETTLE_SECONDS (0), FIRST_SECONDS (60),
-#   LIVE_LEAD (120), CLIENT_WARMUP (60), WARMUP (20), QUERY_SECONDS (30), PAUSE_MILLIS (2000), PACED_SECONDS (60), ES_HOSTS (empty: start one), OUT,
+#   LIVE_LEAD (120), CLIENT_WARMUP (60), WARMUP (20), QUERY_SECONDS (30), PAUSE_MILLIS (2000), PACED_SECONDS (60), PACED_WARMUP (10), ES_HOSTS (empty: start one), OUT,
 #   JAVA_OPTS of the servers.
 # Builds nothing: ./mvnw -o -q -DskipTests install first (dist, benchmarks, testkit).
 set -euo pipefail
@@ -43,6 +44,7 @@ WARMUP="${WARMUP:-20}"
 QUERY_SECONDS="${QUERY_SECONDS:-30}"
 PAUSE_MILLIS="${PAUSE_MILLIS:-2000}"
 PACED_SECONDS="${PACED_SECONDS:-60}"
+PACED_WARMUP="${PACED_WARMUP:-10}"
 OUT="${OUT:-$ROOT/benchmarks/target/live-reads-$COLLECTORS-$(date -u +%Y%m%dT%H%M%S)}"
 PREFIX="live$COLLECTORS$(date +%s)"
 export JAVA_OPTS="${JAVA_OPTS:--Xms256m -Xmx768m -XX:MaxDirectMemorySize=64m -XX:+UseParallelGC -XX:+ExitOnOutOfMemoryError}"
@@ -153,7 +155,7 @@ query dashboard --queries=dashboard --dashboard-size=4 --service="$SERVICE" --wa
   --duration="$QUERY_SECONDS"
 query topology --queries=global-topology --warmup="$WARMUP" --duration="$QUERY_SECONDS"
 # A person's dashboard: refreshed every PAUSE_MILLIS, not read back to back.
-query paced-dashboard --queries=dashboard --dashboard-size=4 --service="$SERVICE" --warmup=0 \
+query paced-dashboard --queries=dashboard --dashboard-size=4 --service="$SERVICE" --warmup="$PACED_WARMUP" \
   --duration="$PACED_SECONDS" --pause-millis="$PAUSE_MILLIS"
 curl -fs "http://127.0.0.1:12801/metrics" | grep -E "^sextant_es_(metric|topology)_reads_total|^sextant_es_read_follows_total" \
   | sed "s/^/collector 1 reads: /" | tee -a "$OUT/summary.txt"
