@@ -8,7 +8,6 @@ import com.linecorp.armeria.common.MediaType;
 import com.linecorp.armeria.server.ServerBuilder;
 import com.linecorp.armeria.server.ServiceRequestContext;
 import com.linecorp.armeria.server.VirtualHostBuilder;
-import graphql.GraphQL;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sextant.api.component.CheckResult;
 import io.sextant.server.alarm.AlarmStatus;
@@ -38,7 +37,7 @@ final class HttpRoutes {
    * ({@link io.sextant.query.graphql.Deadline}), so that its answer, errors included, goes out in
    * time.
    */
-  static void install(ServerBuilder sb, int httpPort, GraphQL graphql, Duration requestTimeout,
+  static void install(ServerBuilder sb, int httpPort, GraphqlExchange graphql, Duration requestTimeout,
       PrometheusMeterRegistry registry, Readiness readiness, Security security, AlarmStatus alarms,
       ServerStatus server) {
     String console = consolePage();

@@ -1,12 +1,14 @@
 package io.sextant.server.assembly;
 
-import graphql.ExecutionInput;
-import graphql.ExecutionResult;
-import graphql.GraphQL;
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sextant.query.graphql.Caller;
-import io.sextant.query.graphql.Deadline;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,7 +30,10 @@ import org.slf4j.LoggerFactory;
  * JVM answers its first dashboards several times slower than a warm one (classes loaded, code
  * compiled, the read cache and Elasticsearch's own caches empty); this pays that before balancers
  * send the collector dashboards rather than on the first person who opens the UI. Read-only, and
- * through the same engine as HTTP requests.
+ * through the same {@link GraphqlExchange} as HTTP requests: sent as JSON bodies, read by Jackson,
+ * answered as JSON bytes. Through the engine alone, variables came as immutable maps where clients'
+ * come as Jackson's, and the first minute after ready still compiled (and recompiled for the other
+ * map types) the reading of bodies, the coercion of variables and the writing of answers.
  */
 final class QueryWarmUp {
   private static final Logger LOG = LoggerFactory.getLogger(QueryWarmUp.class);
@@ -39,7 +44,7 @@ final class QueryWarmUp {
   private static final String VALUES = " { type error results { metric { labels { key value } }"
       + " values { id value } } }";
 
-  private final GraphQL graphql;
+  private final GraphqlExchange exchange;
   private final Counter requests;
   private final Counter errors;
   private final ZoneId zone;
@@ -47,8 +52,8 @@ final class QueryWarmUp {
   private final Duration budget;
   private final Caller caller = new Caller("warm-up", Caller.Role.VIEWER);
 
-  QueryWarmUp(GraphQL graphql, ZoneId zone, Clock clock, Duration budget, MeterRegistry registry) {
-    this.graphql = graphql;
+  QueryWarmUp(GraphqlExchange exchange, ZoneId zone, Clock clock, Duration budget, MeterRegistry registry) {
+    this.exchange = exchange;
     this.requests = Counter.builder("sextant_query_warm_up_requests")
         .description("GraphQL requests the query warm-up made after the start (query.warmUpSeconds)")
         .register(registry);
@@ -82,12 +87,11 @@ final class QueryWarmUp {
         }
         boolean failed = false;
         for (Map<String, Object> service : services) {
-          failed |= !execute(dashboard(), Map.of("entity", entity(service), "duration", duration)).getErrors()
-              .isEmpty();
+          failed |= execute(dashboard(), Map.of("entity", entity(service), "duration", duration)).withErrors();
         }
-        failed |= !execute("query ($d: Duration!) { getGlobalTopology(layer: \"MESH\", duration: $d) { nodes { id"
+        failed |= execute("query ($d: Duration!) { getGlobalTopology(layer: \"MESH\", duration: $d) { nodes { id"
             + " name type isReal layers } calls { id source target detectPoints } } }", Map.of("d", duration))
-            .getErrors().isEmpty();
+            .withErrors();
         made += services.size() + 1;
         long now = System.nanoTime();
         progress.round(now - round, now);
@@ -120,14 +124,14 @@ final class QueryWarmUp {
   }
 
   /** Up to {@link #SERVICES} mesh services stored. */
-  @SuppressWarnings("unchecked")
   private List<Map<String, Object>> services() {
-    Object data = execute("{ listServices(layer: \"MESH\") { name normal } }", Map.of()).getData();
-    List<Map<String, Object>> listed = data == null ? List.of()
-        : (List<Map<String, Object>>) ((Map<String, Object>) data).get("listServices");
+    JsonNode listed = answer(execute("{ listServices(layer: \"MESH\") { name normal } }", Map.of()))
+        .path("data").path("listServices");
     List<Map<String, Object>> out = new ArrayList<>();
-    if (listed != null) {
-      listed.stream().limit(SERVICES).forEach(out::add);
+    for (JsonNode service : listed) {
+      if (out.size() < SERVICES) {
+        out.add(Map.of("name", service.path("name").asText(), "normal", service.path("normal").asBoolean()));
+      }
     }
     return out;
   }
@@ -146,17 +150,31 @@ final class QueryWarmUp {
         "end", MINUTE.format(now.atZone(zone)), "step", "MINUTE");
   }
 
-  private ExecutionResult execute(String query, Map<String, Object> variables) {
-    ExecutionResult result = graphql.execute(ExecutionInput.newExecutionInput().query(query).variables(variables)
-        .graphQLContext(Map.of(Deadline.KEY, System.nanoTime() + TimeUnit.SECONDS.toNanos(10), Caller.KEY, caller))
-        .build());
+  /** The request as a client sends it: a JSON body through the exchange. */
+  private GraphqlExchange.Answer execute(String query, Map<String, Object> variables) {
+    GraphqlExchange.Answer answer;
+    try {
+      answer = exchange.answer(GraphqlExchange.JSON.writeValueAsString(Map.of("query", query, "variables", variables)),
+          System.nanoTime() + TimeUnit.SECONDS.toNanos(10), caller);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("the warm-up's own request could not be written", e);
+    }
     requests.increment();
-    if (!result.getErrors().isEmpty()) {
+    if (answer.withErrors()) {
       if (errors.count() == 0) {
-        LOG.warn("a query warm-up request was answered with errors: {}", result.getErrors().get(0).getMessage());
+        LOG.warn("a query warm-up request was answered with errors: {}",
+            answer(answer).path("errors").path(0).path("message").asText(new String(answer.body(), UTF_8)));
       }
       errors.increment();
     }
-    return result;
+    return answer;
+  }
+
+  private static JsonNode answer(GraphqlExchange.Answer answer) {
+    try {
+      return GraphqlExchange.JSON.readTree(answer.body());
+    } catch (IOException e) {
+      return MissingNode.getInstance(); // not JSON: a server error's text
+    }
   }
 }

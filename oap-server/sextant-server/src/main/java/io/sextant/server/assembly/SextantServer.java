@@ -205,7 +205,8 @@ public final class SextantServer implements AutoCloseable {
     GrpcRoutes.install(sb, grpcPort, grpc.build(), registry);
     roster = new CollectorRoster(storage::management, config.string("core.collectorId"), advertisedHost(), grpcPort,
         httpPort, Clock.systemUTC(), ROSTER_BEAT);
-    HttpRoutes.install(sb, httpPort, graphql, Duration.ofSeconds(config.integer("server.requestTimeoutSeconds")),
+    GraphqlExchange exchange = new GraphqlExchange(graphql);
+    HttpRoutes.install(sb, httpPort, exchange, Duration.ofSeconds(config.integer("server.requestTimeoutSeconds")),
         registry, readiness, security, alarms.status(advertisedHost() + "_" + grpcPort),
         new ServerStatus(roster, storage::retention, config));
     server = sb.build();
@@ -221,7 +222,7 @@ public final class SextantServer implements AutoCloseable {
     Future<?> unusedBeat = storageProbe.scheduleWithFixedDelay(this::beat, 0, ROSTER_BEAT.toSeconds(),
         TimeUnit.SECONDS);
     startCompaction();
-    warmUp(graphql);
+    warmUp(exchange);
     readiness.serving();
     LOG.info("Sextant {} started: gRPC receivers on {}:{}, GraphQL on {}://{}:{}/graphql (collector {})",
         VERSION, grpcHost, grpcPort, security.httpTls() ? "https" : "http", httpHost, httpPort,
@@ -250,7 +251,7 @@ public final class SextantServer implements AutoCloseable {
    * Warms up the ingest path, then the query path, on a thread of its own while readiness waits
    * (at most both budgets: a stuck warm-up does not hold it longer). Ports are open meanwhile.
    */
-  private void warmUp(GraphQL graphql) {
+  private void warmUp(GraphqlExchange exchange) {
     int ingestSeconds = config.integer("server.ingestWarmUpSeconds");
     int querySeconds = config.integer("query.warmUpSeconds");
     if (ingestSeconds + querySeconds == 0) {
@@ -266,7 +267,7 @@ public final class SextantServer implements AutoCloseable {
               config.integer("server.maxGrpcMessageBytes"), Duration.ofSeconds(ingestSeconds), registry).run());
         }
         if (querySeconds > 0) {
-          warmUpStep("query", () -> new QueryWarmUp(graphql, buckets.zone(), Clock.systemUTC(),
+          warmUpStep("query", () -> new QueryWarmUp(exchange, buckets.zone(), Clock.systemUTC(),
               Duration.ofSeconds(querySeconds), registry).run());
         }
       } finally {
