@@ -125,7 +125,7 @@ final class QueryWarmUp {
 
   /** Up to {@link #SERVICES} mesh services stored. */
   private List<Map<String, Object>> services() {
-    JsonNode listed = answer(execute("{ listServices(layer: \"MESH\") { name normal } }", Map.of()))
+    JsonNode listed = parsed(execute("{ listServices(layer: \"MESH\") { name normal } }", Map.of()))
         .path("data").path("listServices");
     List<Map<String, Object>> out = new ArrayList<>();
     for (JsonNode service : listed) {
@@ -163,14 +163,14 @@ final class QueryWarmUp {
     if (answer.withErrors()) {
       if (errors.count() == 0) {
         LOG.warn("a query warm-up request was answered with errors: {}",
-            answer(answer).path("errors").path(0).path("message").asText(new String(answer.body(), UTF_8)));
+            parsed(answer).path("errors").path(0).path("message").asText(new String(answer.body(), UTF_8)));
       }
       errors.increment();
     }
     return answer;
   }
 
-  private static JsonNode answer(GraphqlExchange.Answer answer) {
+  private static JsonNode parsed(GraphqlExchange.Answer answer) {
     try {
       return GraphqlExchange.JSON.readTree(answer.body());
     } catch (IOException e) {
