@@ -50,6 +50,8 @@ import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
  * options or an unreachable server.
  */
 public final class FreshnessProbe {
+  /** How long each probe call took: it started this long before it was sent. */
+  private static final int CALL_MILLIS = 5;
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String EXPRESSION_QUERY = "query probe($entity: Entity!, $duration: Duration!) {"
       + " result: execExpression(expression: \"service_cpm\", entity: $entity, duration: $duration) {"
@@ -164,7 +166,9 @@ public final class FreshnessProbe {
     }
     Map<String, Object> vars = new LinkedHashMap<>();
     vars.put("entity", Map.of("serviceName", service, "normal", true, "scope", "Service"));
-    String minute = minuteFormat.format(Instant.ofEpochMilli(sentAt));
+    // Calls count in the minute they start: sent in the first milliseconds of a minute, they
+    // started in the one before, where a window of the sending minute never sees them.
+    String minute = minuteFormat.format(Instant.ofEpochMilli(sentAt - CALL_MILLIS));
     vars.put("duration", Map.of("start", minute, "end", minute, "step", "MINUTE"));
     long deadline = t0 + TimeUnit.SECONDS.toNanos(o.integer("timeout"));
     int polls = 0;
@@ -224,10 +228,10 @@ public final class FreshnessProbe {
     for (int i = 0; i < records; i++) {
       // Server side only: one call each, counted once by the probe service's service_cpm.
       batch.addMetrics(HTTPServiceMeshMetric.newBuilder()
-          .setStartTime(timeMillis - 5).setEndTime(timeMillis)
+          .setStartTime(timeMillis - CALL_MILLIS).setEndTime(timeMillis)
           .setSourceServiceName(o.string("prefix") + "-client").setSourceServiceInstance("probe-client-0")
           .setDestServiceName(service).setDestServiceInstance(service + "-0")
-          .setEndpoint("GET:/probe").setLatency(5).setResponseCode(200).setStatus(true)
+          .setEndpoint("GET:/probe").setLatency(CALL_MILLIS).setResponseCode(200).setStatus(true)
           .setProtocol(Protocol.HTTP).setDetectPoint(DetectPoint.server).setTlsMode("NONE"));
       if (batch.getMetricsCount() == 100 || i == records - 1) {
         stream.onNext(ServiceMeshMetrics.newBuilder().setHttpMetrics(batch).build());
