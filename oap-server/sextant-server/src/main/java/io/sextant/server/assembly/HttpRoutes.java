@@ -37,7 +37,7 @@ final class HttpRoutes {
    * ({@link io.sextant.query.graphql.Deadline}), so that its answer, errors included, goes out in
    * time.
    */
-  static void install(ServerBuilder sb, int httpPort, GraphqlExchange graphql, Duration requestTimeout,
+  static void install(ServerBuilder sb, int httpPort, GraphqlExchange exchange, Duration requestTimeout,
       PrometheusMeterRegistry registry, Readiness readiness, Security security, AlarmStatus alarms,
       ServerStatus server) {
     String console = consolePage();
@@ -46,7 +46,7 @@ final class HttpRoutes {
       host.decorator(ClientCertificates.requiredExceptProbes(registry));
     }
     host
-        .service("/graphql", new GraphqlHttpService(graphql, requestTimeout.multipliedBy(4).dividedBy(5), registry,
+        .service("/graphql", new GraphqlHttpService(exchange, requestTimeout.multipliedBy(4).dividedBy(5), registry,
             security.http()))
         .service("/metrics", (ctx, req) -> security.metricsAllowed(req.headers().get(HttpHeaderNames.AUTHORIZATION))
             ? HttpResponse.of(HttpStatus.OK, PROMETHEUS, registry.scrape())
