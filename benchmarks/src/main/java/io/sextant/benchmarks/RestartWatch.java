@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 
 /**
@@ -14,6 +15,13 @@ import java.time.Duration;
  * answers 200 after it did not.
  */
 final class RestartWatch {
+  /**
+   * A {@code /readyz} not answered within its timeout: a busy server, not one that went away (a
+   * stopped one refuses the connection, a draining one answers 503). Counted as away, one slow
+   * answer while the old server was loaded started the measurement before the restart.
+   */
+  private static final int UNANSWERED = -2;
+
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
   private final URI readyz;
   private final Runnable onBack;
@@ -44,8 +52,13 @@ final class RestartWatch {
   }
 
   private void follow() {
-    while (true) {
-      boolean now = status() == 200;
+    while (!Thread.currentThread().isInterrupted()) {
+      int status = status();
+      if (status == UNANSWERED) {
+        sleep();
+        continue;
+      }
+      boolean now = status == 200;
       ready = now;
       if (!now) {
         wasAway = true;
@@ -53,11 +66,15 @@ final class RestartWatch {
         back = true;
         onBack.run();
       }
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        return;
-      }
+      sleep();
+    }
+  }
+
+  private static void sleep() {
+    try {
+      Thread.sleep(20);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -65,6 +82,8 @@ final class RestartWatch {
     try {
       return http.send(HttpRequest.newBuilder(readyz).timeout(Duration.ofSeconds(1)).GET().build(),
           HttpResponse.BodyHandlers.discarding()).statusCode();
+    } catch (HttpTimeoutException e) {
+      return UNANSWERED;
     } catch (IOException e) {
       return -1;
     } catch (InterruptedException e) {
