@@ -25,11 +25,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs the query path a dashboard takes after a start, before the collector reports ready: the mesh
  * service dashboard's expressions and the topology over the last 30 minutes, for a few of the
- * services stored, round after round until the rounds stop getting faster ({@link WarmUpProgress}),
- * a round is answered with errors, or the budget is spent; one round when no service is stored yet. A fresh
- * JVM answers its first dashboards several times slower than a warm one (classes loaded, code
- * compiled, the read cache and Elasticsearch's own caches empty); this pays that before balancers
- * send the collector dashboards rather than on the first person who opens the UI. Read-only, and
+ * services stored, round after round until the rounds stop getting faster and the JIT compiler is
+ * quiet ({@link WarmUpProgress}), a round is answered with errors, or the budget is spent; one round
+ * when no service is stored yet. A fresh JVM answers its first dashboards several times slower than
+ * a warm one (classes loaded, code compiled, the read cache and Elasticsearch's own caches empty);
+ * this pays that before balancers send the collector dashboards rather than on the first person
+ * who opens the UI. Read-only, and
  * through the same {@link GraphqlExchange} as HTTP requests: sent as JSON bodies, read by Jackson,
  * answered as JSON bytes. Through the engine alone, variables came as immutable maps where clients'
  * come as Jackson's, and the first minute after ready still compiled (and recompiled for the other
@@ -77,7 +78,7 @@ final class QueryWarmUp {
       if (nothingStored) {
         services = List.of(Map.of("name", "sextant-warm-up", "normal", true));
       }
-      WarmUpProgress progress = new WarmUpProgress(started, budget);
+      WarmUpProgress progress = new WarmUpProgress(started, budget, WarmUpProgress.jvmCompiler());
       String why;
       while (true) {
         long round = System.nanoTime();
@@ -105,9 +106,10 @@ final class QueryWarmUp {
         }
       }
       LOG.info("warmed up the query path: {} rounds, {} requests in {} ms, stopped as {}; a round (the dashboards"
-          + " and the topology) took {} ms at first, {} ms at the end", progress.rounds(), made,
+          + " and the topology) took {} ms at first, {} ms at the end{}", progress.rounds(), made,
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), why, progress.firstMillis(),
-          progress.lastMillis());
+          progress.lastMillis(), progress.compilerBusyPercent() < 0 ? ""
+              : "; the JIT compiler was " + progress.compilerBusyPercent() + "% busy in the last second measured");
     } catch (RuntimeException e) {
       LOG.info("query warm-up stopped after {} requests: {}", made, e.toString());
     }

@@ -66,10 +66,10 @@ public final class ConfigKeys {
       integer("query.maxDurationPoints", 10080, 10, 1_000_000, "most time points in one queried duration"),
       integer("query.expressionThreads", 4, 1, 256,
           "threads running the expressions of one request at once (1: one after another)"),
-      integer("query.warmUpSeconds", 20, 0, 600,
-          "after a start, run the mesh dashboards' queries until their rounds stop getting faster, at most this"
-              + " long, and report not ready meanwhile, so the first person to open the UI does not pay for a cold"
-              + " JVM and empty caches; 0: off"),
+      integer("query.warmUpSeconds", 60, 0, 600,
+          "after a start, run the mesh dashboards' queries until their rounds stop getting faster and the JIT"
+              + " compiler is quiet, at most this long, and report not ready meanwhile, so the first person to open"
+              + " the UI does not pay for a cold JVM and empty caches; 0: off"),
       integer("query.maxCachedDocuments", 500, 0, 100_000,
           "GraphQL query texts (up to 16 KB each) kept parsed and validated; 0: parse every request"));
 

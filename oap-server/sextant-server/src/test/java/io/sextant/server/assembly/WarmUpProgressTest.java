@@ -3,6 +3,7 @@ package io.sextant.server.assembly;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class WarmUpProgressTest {
@@ -24,6 +25,52 @@ class WarmUpProgressTest {
     assertThat(progress.rounds()).isEqualTo(5);
     assertThat(progress.firstMillis()).isEqualTo(2_900);
     assertThat(progress.lastMillis()).isEqualTo(92);
+  }
+
+  @Test
+  void waitsUntilTheCompilerWasQuietForThreeSecondsOnceRoundsStopGettingFaster() {
+    long s = 1_000_000_000L;
+    AtomicLong compiled = new AtomicLong(5_000); // compiler time in ms so far
+    WarmUpProgress progress = new WarmUpProgress(0, Duration.ofSeconds(60), compiled::get);
+    progress.round(s, s); // the compiler's first second: 800 ms
+    compiled.addAndGet(800);
+    progress.round(s / 10, 2 * s);
+    assertThat(progress.compilerBusyPercent()).isEqualTo(80);
+    for (int second = 3; second <= 6; second++) { // rounds no faster; the compiler 30% busy
+      compiled.addAndGet(300);
+      progress.round(s / 10, second * s);
+    }
+    assertThat(progress.stopBefore(6 * s)).as("no progress for 4 s, but the compiler still busy").isNull();
+    for (int second = 7; second <= 9; second++) { // 10% busy: quiet
+      compiled.addAndGet(100);
+      progress.round(s / 10, second * s);
+    }
+    assertThat(progress.compilerBusyPercent()).isEqualTo(10);
+    assertThat(progress.stopBefore(8_999_999_999L)).isNull();
+    assertThat(progress.stopBefore(9 * s)).isEqualTo("its rounds stopped getting faster and the compiler was quiet");
+  }
+
+  @Test
+  void aRoundLongerThanASecondIsOneSampleOfTheCompiler() {
+    long s = 1_000_000_000L;
+    AtomicLong compiled = new AtomicLong();
+    WarmUpProgress progress = new WarmUpProgress(0, Duration.ofSeconds(60), compiled::get);
+    compiled.addAndGet(1_500); // two compiler threads busy for most of a 2-s round
+    progress.round(2 * s, 2 * s);
+    assertThat(progress.compilerBusyPercent()).isEqualTo(75);
+    compiled.addAndGet(100);
+    progress.round(s / 2, 2 * s + s / 2);
+    assertThat(progress.compilerBusyPercent()).as("less than a second since the last sample").isEqualTo(75);
+  }
+
+  @Test
+  void aCompilerThatIsNotMeasuredIsNotWaitedFor() {
+    long s = 1_000_000_000L;
+    WarmUpProgress progress = new WarmUpProgress(0, Duration.ofSeconds(60), () -> -1);
+    progress.round(s, s);
+    assertThat(progress.stopBefore(4 * s)).isEqualTo("its rounds stopped getting faster");
+    assertThat(progress.compilerBusyPercent()).isEqualTo(-1);
+    assertThat(WarmUpProgress.jvmCompiler().getAsLong()).as("HotSpot measures its compiler").isPositive();
   }
 
   @Test
