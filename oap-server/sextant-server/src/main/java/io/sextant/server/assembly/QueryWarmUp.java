@@ -30,11 +30,11 @@ import org.slf4j.LoggerFactory;
  * when no service is stored yet. A fresh JVM answers its first dashboards several times slower than
  * a warm one (classes loaded, code compiled, the read cache and Elasticsearch's own caches empty);
  * this pays that before balancers send the collector dashboards rather than on the first person
- * who opens the UI. Read-only, and
- * through the same {@link GraphqlExchange} as HTTP requests: sent as JSON bodies, read by Jackson,
- * answered as JSON bytes. Through the engine alone, variables came as immutable maps where clients'
- * come as Jackson's, and the first minute after ready still compiled (and recompiled for the other
- * map types) the reading of bodies, the coercion of variables and the writing of answers.
+ * who opens the UI. Read-only, and through the same {@link GraphqlExchange} as HTTP requests: sent
+ * as JSON bodies, read by Jackson, answered as JSON bytes. Through the engine alone, variables came
+ * as immutable maps where clients' come as Jackson's, and the first minute after ready still
+ * compiled (and recompiled for the other map types) the reading of bodies, the coercion of
+ * variables and the writing of answers.
  */
 final class QueryWarmUp {
   private static final Logger LOG = LoggerFactory.getLogger(QueryWarmUp.class);
