@@ -52,29 +52,26 @@ final class RestartWatch {
   }
 
   private void follow() {
-    while (!Thread.currentThread().isInterrupted()) {
+    while (true) {
       int status = status();
-      if (status == UNANSWERED) {
-        sleep();
-        continue;
+      if (status != UNANSWERED) {
+        observe(status == 200);
       }
-      boolean now = status == 200;
-      ready = now;
-      if (!now) {
-        wasAway = true;
-      } else if (wasAway && !back) {
-        back = true;
-        onBack.run();
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        return;
       }
-      sleep();
     }
   }
 
-  private static void sleep() {
-    try {
-      Thread.sleep(20);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+  private void observe(boolean now) {
+    ready = now;
+    if (!now) {
+      wasAway = true;
+    } else if (wasAway && !back) {
+      back = true;
+      onBack.run();
     }
   }
 
