@@ -78,7 +78,7 @@ final class QueryWarmUp {
       if (nothingStored) {
         services = List.of(Map.of("name", "sextant-warm-up", "normal", true));
       }
-      WarmUpProgress progress = new WarmUpProgress(started, budget, WarmUpProgress.jvmCompiler());
+      WarmUpProgress progress = new WarmUpProgress(started, budget, JitCompiler.jvm());
       String why;
       while (true) {
         long round = System.nanoTime();
@@ -108,8 +108,7 @@ final class QueryWarmUp {
       LOG.info("warmed up the query path: {} rounds, {} requests in {} ms, stopped as {}; a round (the dashboards"
           + " and the topology) took {} ms at first, {} ms at the end{}", progress.rounds(), made,
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), why, progress.firstMillis(),
-          progress.lastMillis(), progress.compilerBusyPercent() < 0 ? ""
-              : "; the JIT compiler was " + progress.compilerBusyPercent() + "% busy in the last second measured");
+          progress.lastMillis(), progress.compilerSummary());
     } catch (RuntimeException e) {
       LOG.info("query warm-up stopped after {} requests: {}", made, e.toString());
     }

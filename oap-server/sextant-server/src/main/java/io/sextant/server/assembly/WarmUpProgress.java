@@ -1,16 +1,14 @@
 package io.sextant.server.assembly;
 
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 
 /**
  * A warm-up's rounds and when it stops: its budget spent, or no round {@value #IMPROVEMENT_PERCENT}%
  * faster than the best for {@value #PLATEAU_MILLIS} ms (the code is compiled, the caches are full)
- * and, when it watches the JIT compiler, the compiler no more than {@value #QUIET_PERCENT}% busy in
- * each second of that time. Rounds stop getting faster long before the compiler is done: each of
+ * and, when it watches the JIT compiler, the compiler quiet in each second of that time: no more
+ * than {@value #QUIET_PERCENT}% busy, and no optimizing compilation running or queued when the
+ * second was sampled. Rounds stop getting faster long before the compiler is done: each of
  * the many methods still queued makes a round only a little faster, and on a busy machine the
  * queue took the whole first minute after ready, compiling what the warm-up had run (three
  * quarters of that minute's compiler time was the query path). Times are {@link System#nanoTime}
@@ -23,11 +21,11 @@ final class WarmUpProgress {
   /** Compiler time, summed over its threads, per wall time at most this is a quiet compiler. */
   static final int QUIET_PERCENT = 10;
   private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
-  private static final LongSupplier NOT_WATCHED = () -> -1;
 
   private final long end;
   private final long budgetSeconds;
-  private final LongSupplier compilerMillis;
+  private final JitCompiler compiler;
+  private final boolean watchesCompiler;
   /** The fastest round that was progress; 0 before the first round. */
   private long best;
   private long bestAt;
@@ -39,33 +37,23 @@ final class WarmUpProgress {
   private long sampledAt;
   private long sampledMillis;
   private int lastBusyPercent = -1;
+  private int lastOptimizing = -1;
 
   /** A warm-up that stops on its rounds alone. */
   WarmUpProgress(long startNanos, Duration budget) {
-    this(startNanos, budget, NOT_WATCHED);
+    this(startNanos, budget, JitCompiler.NOT_WATCHED);
   }
 
-  /**
-   * A warm-up that also waits for a quiet compiler; {@code compilerMillis} is its time so far
-   * (negative: not known, and not waited for).
-   */
-  WarmUpProgress(long startNanos, Duration budget, LongSupplier compilerMillis) {
+  /** A warm-up that also waits for a quiet compiler (what it does not measure is not waited for). */
+  WarmUpProgress(long startNanos, Duration budget, JitCompiler compiler) {
     this.bestAt = startNanos;
     this.compilerBusyAt = startNanos;
     this.sampledAt = startNanos;
     this.end = startNanos + budget.toNanos();
     this.budgetSeconds = budget.toSeconds();
-    this.compilerMillis = compilerMillis;
-    this.sampledMillis = compilerMillis.getAsLong();
-  }
-
-  /** This JVM's JIT compiler time so far, or -1 when it does not measure it. */
-  static LongSupplier jvmCompiler() {
-    CompilationMXBean bean = ManagementFactory.getCompilationMXBean();
-    if (bean == null || !bean.isCompilationTimeMonitoringSupported()) {
-      return NOT_WATCHED;
-    }
-    return bean::getTotalCompilationTime;
+    this.compiler = compiler;
+    this.sampledMillis = compiler.millis();
+    this.watchesCompiler = sampledMillis >= 0 || compiler.optimizing() >= 0;
   }
 
   /** Why the warm-up stops before a round starting at {@code now}; null to go on. */
@@ -76,7 +64,7 @@ final class WarmUpProgress {
     if (!stalled(now)) {
       return null;
     }
-    return watchesCompiler() ? "its rounds stopped getting faster and the compiler was quiet"
+    return watchesCompiler ? "its rounds stopped getting faster and the compiler was quiet"
         : "its rounds stopped getting faster";
   }
 
@@ -96,26 +84,24 @@ final class WarmUpProgress {
 
   /** Once a second or more has passed since the last sample: was the compiler busy in it? */
   private void sampleCompiler(long now) {
-    if (!watchesCompiler() || now - sampledAt < SECOND) {
+    if (!watchesCompiler || now - sampledAt < SECOND) {
       return;
     }
-    long millis = compilerMillis.getAsLong();
-    lastBusyPercent = (int) (TimeUnit.MILLISECONDS.toNanos(millis - sampledMillis) * 100 / (now - sampledAt));
-    if (lastBusyPercent > QUIET_PERCENT) {
+    long millis = compiler.millis();
+    lastBusyPercent = millis < 0 ? -1
+        : (int) (TimeUnit.MILLISECONDS.toNanos(millis - sampledMillis) * 100 / (now - sampledAt));
+    lastOptimizing = compiler.optimizing();
+    if (lastBusyPercent > QUIET_PERCENT || lastOptimizing > 0) {
       compilerBusyAt = now;
     }
     sampledAt = now;
     sampledMillis = millis;
   }
 
-  private boolean watchesCompiler() {
-    return sampledMillis >= 0;
-  }
-
   /** No progress, and no second of a busy compiler, for {@value #PLATEAU_MILLIS} ms. */
   boolean stalled(long now) {
     long plateau = TimeUnit.MILLISECONDS.toNanos(PLATEAU_MILLIS);
-    return now - bestAt >= plateau && (!watchesCompiler() || now - compilerBusyAt >= plateau);
+    return now - bestAt >= plateau && (!watchesCompiler || now - compilerBusyAt >= plateau);
   }
 
   int rounds() {
@@ -133,5 +119,19 @@ final class WarmUpProgress {
   /** The compiler's busy share of the last sampled second or more, in percent; -1 if not watched or sampled. */
   int compilerBusyPercent() {
     return lastBusyPercent;
+  }
+
+  /** Optimizing compilations running or queued at the last sample; -1 if not watched or sampled. */
+  int compilerOptimizing() {
+    return lastOptimizing;
+  }
+
+  /** What the compiler was doing at the last sample, for the warm-up's log line; empty if not sampled. */
+  String compilerSummary() {
+    if (lastBusyPercent < 0 && lastOptimizing < 0) {
+      return "";
+    }
+    return "; at the last sample the JIT compiler was " + (lastBusyPercent < 0 ? "" : lastBusyPercent + "% busy, ")
+        + (lastOptimizing < 0 ? "its queue not known" : lastOptimizing + " optimizing compilations running or queued");
   }
 }

@@ -3,6 +3,7 @@ package io.sextant.server.assembly;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +32,7 @@ class WarmUpProgressTest {
   void waitsUntilTheCompilerWasQuietForThreeSecondsOnceRoundsStopGettingFaster() {
     long s = 1_000_000_000L;
     AtomicLong compiled = new AtomicLong(5_000); // compiler time in ms so far
-    WarmUpProgress progress = new WarmUpProgress(0, Duration.ofSeconds(60), compiled::get);
+    WarmUpProgress progress = new WarmUpProgress(0, Duration.ofSeconds(60), timed(compiled));
     progress.round(s, s); // the compiler's first second: 800 ms
     compiled.addAndGet(800);
     progress.round(s / 10, 2 * s);
@@ -54,7 +55,7 @@ class WarmUpProgressTest {
   void aRoundLongerThanASecondIsOneSampleOfTheCompiler() {
     long s = 1_000_000_000L;
     AtomicLong compiled = new AtomicLong();
-    WarmUpProgress progress = new WarmUpProgress(0, Duration.ofSeconds(60), compiled::get);
+    WarmUpProgress progress = new WarmUpProgress(0, Duration.ofSeconds(60), timed(compiled));
     compiled.addAndGet(1_500); // two compiler threads busy for most of a 2-s round
     progress.round(2 * s, 2 * s);
     assertThat(progress.compilerBusyPercent()).isEqualTo(75);
@@ -66,11 +67,84 @@ class WarmUpProgressTest {
   @Test
   void aCompilerThatIsNotMeasuredIsNotWaitedFor() {
     long s = 1_000_000_000L;
-    WarmUpProgress progress = new WarmUpProgress(0, Duration.ofSeconds(60), () -> -1);
+    WarmUpProgress progress = new WarmUpProgress(0, Duration.ofSeconds(60), JitCompiler.NOT_WATCHED);
     progress.round(s, s);
     assertThat(progress.stopBefore(4 * s)).isEqualTo("its rounds stopped getting faster");
     assertThat(progress.compilerBusyPercent()).isEqualTo(-1);
-    assertThat(WarmUpProgress.jvmCompiler().getAsLong()).as("HotSpot measures its compiler").isPositive();
+    assertThat(progress.compilerSummary()).isEmpty();
+  }
+
+  @Test
+  void anOptimizingCompilationRunningOrQueuedAtASampleIsABusySecondHoweverLittleTimeEnded() {
+    long s = 1_000_000_000L;
+    AtomicInteger optimizing = new AtomicInteger(1); // one 3-s compilation: no time added until it ends
+    JitCompiler compiler = new JitCompiler() {
+      @Override
+      public long millis() {
+        return 1_000;
+      }
+
+      @Override
+      public int optimizing() {
+        return optimizing.get();
+      }
+    };
+    WarmUpProgress progress = new WarmUpProgress(0, Duration.ofSeconds(60), compiler);
+    for (int second = 1; second <= 4; second++) {
+      progress.round(s / 10, second * s);
+    }
+    assertThat(progress.compilerBusyPercent()).isZero();
+    assertThat(progress.stopBefore(4 * s)).as("rounds no faster for 3 s, but C2 at work").isNull();
+    optimizing.set(0);
+    for (int second = 5; second <= 7; second++) {
+      progress.round(s / 10, second * s);
+    }
+    assertThat(progress.stopBefore(6_999_999_999L)).isNull();
+    assertThat(progress.stopBefore(7 * s)).isEqualTo("its rounds stopped getting faster and the compiler was quiet");
+    assertThat(progress.compilerSummary())
+        .isEqualTo("; at the last sample the JIT compiler was 0% busy, 0 optimizing compilations running or queued");
+  }
+
+  @Test
+  void readsTheOptimizingTasksOfTheCompilerQueueCommand() {
+    String queue = """
+        Current compiles:\s
+        C2 CompilerThread0  1565       4       java.util.HashMap::putVal (300 bytes)
+        C1 CompilerThread0  1566       3       java.util.HashMap::get (23 bytes)
+
+        C1 compile queue:
+        1568       3       java.lang.String::length (11 bytes)
+
+        C2 compile queue:
+        1567       4       java.util.AbstractCollection::<init> (5 bytes)
+        1570    %  4       java.lang.StringLatin1::compareToCI @ 12 (108 bytes)
+
+        """;
+    assertThat(JitCompiler.optimizingTasks(queue)).isEqualTo(3);
+    String idle = "Current compiles: \n\nC1 compile queue:\nEmpty\n\nC2 compile queue:\nEmpty\n";
+    assertThat(JitCompiler.optimizingTasks(idle)).isZero();
+  }
+
+  @Test
+  void hotSpotMeasuresItsCompilerAndShowsItsQueue() {
+    JitCompiler jvm = JitCompiler.jvm();
+    assertThat(jvm.millis()).isPositive();
+    assertThat(jvm.optimizing()).isNotNegative();
+  }
+
+  /** A compiler whose time is measured and whose queue is not known. */
+  private static JitCompiler timed(AtomicLong millis) {
+    return new JitCompiler() {
+      @Override
+      public long millis() {
+        return millis.get();
+      }
+
+      @Override
+      public int optimizing() {
+        return -1;
+      }
+    };
   }
 
   @Test
