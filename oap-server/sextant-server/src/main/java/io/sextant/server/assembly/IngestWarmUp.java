@@ -40,9 +40,12 @@ import org.slf4j.LoggerFactory;
  * aggregator whose rows are collected and dropped. A fresh JVM otherwise compiles this path once
  * the first real streams arrive: for the first half minute after a restart the JIT takes most of a
  * core and the network threads several times their steady CPU, and the first dashboards wait.
- * Round after round until the rounds stop getting faster ({@link WarmUpProgress}), a round fails or
- * the budget is spent. Nothing of it reaches storage, the real aggregator or its self-metrics
- * (the scratch copies count into a registry of their own).
+ * Round after round until the rounds stop getting faster and the JIT compiler is quiet
+ * ({@link WarmUpProgress}), a round fails or the budget is spent: on a machine busy with other
+ * collectors, rounds left off improving after a few of them while the compiler had not yet seen
+ * most of the path, and it compiled that under the first live streams instead. Nothing of it
+ * reaches storage, the real aggregator or its self-metrics (the scratch copies count into a
+ * registry of their own).
  */
 final class IngestWarmUp {
   private static final Logger LOG = LoggerFactory.getLogger(IngestWarmUp.class);
@@ -102,7 +105,7 @@ final class IngestWarmUp {
     }
     long sent = 0;
     long elapsed;
-    WarmUpProgress progress = new WarmUpProgress(started, budget);
+    WarmUpProgress progress = new WarmUpProgress(started, budget, JitCompiler.jvm());
     String why;
     int port = freeLoopbackPort();
     ServerBuilder sb = Server.builder()
@@ -146,9 +149,9 @@ final class IngestWarmUp {
     long accepted = Math.round(scratchMeters.find("sextant_records_accepted").counters().stream()
         .mapToDouble(Counter::count).sum());
     LOG.info("warmed up the ingest path ({}): {} rounds, {} records in {} ms, stopped as {}; a round took {} ms at"
-        + " first, {} ms at the end; the scratch aggregator took {} of them (nothing is stored)",
+        + " first, {} ms at the end; the scratch aggregator took {} of them (nothing is stored){}",
         String.join(", ", names), progress.rounds(), sent, TimeUnit.NANOSECONDS.toMillis(elapsed), why,
-        progress.firstMillis(), progress.lastMillis(), accepted);
+        progress.firstMillis(), progress.lastMillis(), accepted, progress.compilerSummary());
     return new Result(List.copyOf(names), progress.rounds(), sent, accepted);
   }
 
