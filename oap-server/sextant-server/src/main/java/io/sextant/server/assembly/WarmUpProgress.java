@@ -98,10 +98,13 @@ final class WarmUpProgress {
     sampledMillis = millis;
   }
 
-  /** No progress, and no second of a busy compiler, for {@value #PLATEAU_MILLIS} ms. */
+  /**
+   * No progress, and no second of a busy compiler, for {@value #PLATEAU_MILLIS} ms; never before the
+   * first round (on a loaded machine, setting up the first round took longer than that).
+   */
   boolean stalled(long now) {
     long plateau = TimeUnit.MILLISECONDS.toNanos(PLATEAU_MILLIS);
-    return now - bestAt >= plateau && (!watchesCompiler || now - compilerBusyAt >= plateau);
+    return rounds > 0 && now - bestAt >= plateau && (!watchesCompiler || now - compilerBusyAt >= plateau);
   }
 
   int rounds() {

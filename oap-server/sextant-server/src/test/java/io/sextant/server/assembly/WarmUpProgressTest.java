@@ -148,6 +148,16 @@ class WarmUpProgressTest {
   }
 
   @Test
+  void aFirstRoundSlowToStartIsWaitedFor() {
+    long s = 1_000_000_000L;
+    WarmUpProgress progress = new WarmUpProgress(0, Duration.ofSeconds(10), JitCompiler.NOT_WATCHED);
+    assertThat(progress.stopBefore(4 * s)).as("no round yet, 4 s after the start").isNull();
+    progress.round(s / 10, 4 * s);
+    assertThat(progress.stopBefore(6 * s)).isNull();
+    assertThat(progress.stopBefore(7 * s)).isEqualTo("its rounds stopped getting faster");
+  }
+
+  @Test
   void stopsWhenItsBudgetIsSpent() {
     WarmUpProgress progress = new WarmUpProgress(0, Duration.ofSeconds(10));
     progress.round(1_000_000_000L, 9_999_000_000L); // progress: not stalled
