@@ -25,7 +25,7 @@
 # Usage: benchmarks/run-live-reads.sh            (COLLECTORS=1)
 #        COLLECTORS=3 benchmarks/run-live-reads.sh
 # Environment: COLLECTORS (1), RATE (20000), SERVICES (200), ENDPOINTS (5000), SETTLE_SECONDS (0), FIRST_SECONDS (60),
-#   LIVE_LEAD (120), CLIENT_WARMUP (60), WARMUP (20), QUERY_SECONDS (30), PAUSE_MILLIS (2000), PACED_SECONDS (60), PACED_WARMUP (10), ES_HOSTS (empty: start one), OUT,
+#   LIVE_LEAD (120), CLIENT_WARMUP (60), RESTART_SECONDS (200), WARMUP (20), QUERY_SECONDS (30), PAUSE_MILLIS (2000), PACED_SECONDS (60), PACED_WARMUP (10), ES_HOSTS (empty: start one), OUT,
 #   JAVA_OPTS of the servers.
 # Builds nothing: ./mvnw -o -q -DskipTests install first (dist, benchmarks, testkit).
 set -euo pipefail
@@ -39,6 +39,9 @@ ENDPOINTS="${ENDPOINTS:-5000}"
 SETTLE_SECONDS="${SETTLE_SECONDS:-0}"
 FIRST_SECONDS="${FIRST_SECONDS:-60}"
 CLIENT_WARMUP="${CLIENT_WARMUP:-60}"
+# How long the restarted collector may take to be ready again: its drain (server.drainTimeoutSeconds,
+# 30), its start, and its warm-ups (up to 10 + 60 s; on a loaded machine they use their budgets).
+RESTART_SECONDS="${RESTART_SECONDS:-200}"
 LIVE_LEAD="${LIVE_LEAD:-120}"
 WARMUP="${WARMUP:-20}"
 QUERY_SECONDS="${QUERY_SECONDS:-30}"
@@ -132,7 +135,7 @@ for p in "${BACKFILL[@]}"; do wait "$p"; done
 grep -h "^server accepted" "$OUT"/backfill-*.log | sed 's/^/backfill: /' | tee -a "$OUT/summary.txt"
 sleep "$SETTLE_SECONDS"
 
-RUN_SECONDS=$((LIVE_LEAD + CLIENT_WARMUP + 60 + FIRST_SECONDS + 3 * (WARMUP + QUERY_SECONDS) + PACED_SECONDS + 120))
+RUN_SECONDS=$((LIVE_LEAD + CLIENT_WARMUP + RESTART_SECONDS + FIRST_SECONDS + 3 * (WARMUP + QUERY_SECONDS) + PACED_SECONDS + 120))
 for i in $(seq "$COLLECTORS"); do live "$i" "$RUN_SECONDS" $((RATE / COLLECTORS)); done
 # The generators stand for sidecars, which are long warm when a collector restarts: their JVMs
 # compile, and the collectors absorb the new load, before the dashboard client starts.
@@ -142,7 +145,7 @@ SERVICE="$(curl -fs -H 'Content-Type: application/json' "http://127.0.0.1:12801/
   'import json,sys; n=sorted(s["name"] for s in json.load(sys.stdin)["data"]["listServices"]); print(([x for x in n if x.startswith("svc-")] or n)[0])')"
 echo "reads of service $SERVICE on collector 1, restarted after $CLIENT_WARMUP s"
 query first-minute-dashboard --queries=dashboard --dashboard-size=4 --service="$SERVICE" --restart \
-  --warmup=$((CLIENT_WARMUP + 120)) --duration="$FIRST_SECONDS" --server-pid-file="$OUT/collector-1.pid" &
+  --warmup=$((CLIENT_WARMUP + RESTART_SECONDS)) --duration="$FIRST_SECONDS" --server-pid-file="$OUT/collector-1.pid" &
 FIRST=$!
 sleep "$CLIENT_WARMUP"
 kill -TERM "${SERVER_PID[1]}"
