@@ -39,12 +39,10 @@ final class WarmUpProgress {
   private int lastBusyPercent = -1;
   private int lastOptimizing = -1;
 
-  /** A warm-up that stops on its rounds alone. */
-  WarmUpProgress(long startNanos, Duration budget) {
-    this(startNanos, budget, JitCompiler.NOT_WATCHED);
-  }
-
-  /** A warm-up that also waits for a quiet compiler (what it does not measure is not waited for). */
+  /**
+   * A warm-up that also waits for a quiet compiler; what it does not measure is not waited for
+   * ({@link JitCompiler#NOT_WATCHED}: on its rounds alone).
+   */
   WarmUpProgress(long startNanos, Duration budget, JitCompiler compiler) {
     this.bestAt = startNanos;
     this.compilerBusyAt = startNanos;
@@ -122,11 +120,6 @@ final class WarmUpProgress {
   /** The compiler's busy share of the last sampled second or more, in percent; -1 if not watched or sampled. */
   int compilerBusyPercent() {
     return lastBusyPercent;
-  }
-
-  /** Optimizing compilations running or queued at the last sample; -1 if not watched or sampled. */
-  int compilerOptimizing() {
-    return lastOptimizing;
   }
 
   /** What the compiler was doing at the last sample, for the warm-up's log line; empty if not sampled. */

@@ -12,7 +12,7 @@ class WarmUpProgressTest {
   void stalledOnceNoRoundIsTenPercentFasterThanTheBestForThreeSeconds() {
     long s = 1_000_000_000L;
     long ms = 1_000_000L;
-    WarmUpProgress progress = new WarmUpProgress(0, Duration.ofSeconds(60));
+    WarmUpProgress progress = new WarmUpProgress(0, Duration.ofSeconds(60), JitCompiler.NOT_WATCHED);
     progress.round(2_900 * ms, 2_900 * ms); // a slow first round is the best so far
     assertThat(progress.stalled(4 * s)).isFalse();
     progress.round(300 * ms, 5 * s);
@@ -159,7 +159,7 @@ class WarmUpProgressTest {
 
   @Test
   void stopsWhenItsBudgetIsSpent() {
-    WarmUpProgress progress = new WarmUpProgress(0, Duration.ofSeconds(10));
+    WarmUpProgress progress = new WarmUpProgress(0, Duration.ofSeconds(10), JitCompiler.NOT_WATCHED);
     progress.round(1_000_000_000L, 9_999_000_000L); // progress: not stalled
     assertThat(progress.stopBefore(9_999_000_000L)).isNull();
     assertThat(progress.stopBefore(10_000_000_000L)).isEqualTo("its 10 s were spent");
