@@ -55,9 +55,8 @@ public final class ConfigKeys {
       integer("server.ingestWarmUpSeconds", 10, 0, 600,
           "after a start, send each receiver's typical traffic over loopback gRPC to scratch copies of the receivers"
               + " (aggregated, never stored) until its rounds stop getting faster and the JIT compiler is quiet, at"
-              + " most this long, before the"
-              + " query warm-up, and report not ready meanwhile, so real streams do not wait for a cold JVM's"
-              + " compiler; 0: off"),
+              + " most this long, before the query warm-up, and report not ready meanwhile, so real streams do not"
+              + " wait for a cold JVM's compiler; 0: off"),
       integer("server.drainTimeoutSeconds", 30, 1, 3600,
           "on stop, how long writing what was accepted may take; what is left is counted and logged"));
 
