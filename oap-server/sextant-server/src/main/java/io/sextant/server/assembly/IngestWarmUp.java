@@ -51,30 +51,33 @@ final class IngestWarmUp {
   private static final Logger LOG = LoggerFactory.getLogger(IngestWarmUp.class);
 
   /**
-   * What a warm-up did: the receivers it sent traffic to, the records sent, and how many the
-   * scratch aggregator took.
+   * What a warm-up did: the receivers it sent traffic to, the records sent, how many the scratch
+   * aggregator took, and why it stopped.
    */
-  record Result(List<String> receivers, int rounds, long sent, long accepted) {}
+  record Result(List<String> receivers, int rounds, long sent, long accepted, String stoppedAs) {}
 
   private final List<ReceiverFactory> factories;
   private final Settings settings;
   private final Function<MeterRegistry, Aggregator> scratchAggregator;
   private final int maxGrpcMessageBytes;
   private final Duration budget;
+  private final JitCompiler compiler;
   private final Counter records;
 
   /**
    * {@code scratchAggregator} makes an aggregator like the real one, counting into the registry
-   * it is given; {@code factories} are the enabled receivers'.
+   * it is given; {@code factories} are the enabled receivers'. The warm-up also waits for a quiet
+   * {@code compiler} ({@link JitCompiler#NOT_WATCHED}: its rounds alone decide).
    */
   IngestWarmUp(List<ReceiverFactory> factories, Settings settings,
       Function<MeterRegistry, Aggregator> scratchAggregator, int maxGrpcMessageBytes, Duration budget,
-      MeterRegistry registry) {
+      JitCompiler compiler, MeterRegistry registry) {
     this.factories = factories;
     this.settings = settings;
     this.scratchAggregator = scratchAggregator;
     this.maxGrpcMessageBytes = maxGrpcMessageBytes;
     this.budget = budget;
+    this.compiler = compiler;
     this.records = Counter.builder("sextant_ingest_warm_up_records")
         .description("records the ingest warm-up sent to scratch receivers after the start"
             + " (server.ingestWarmUpSeconds); never stored")
@@ -101,11 +104,11 @@ final class IngestWarmUp {
     }
     if (traffic.isEmpty()) {
       LOG.info("no enabled receiver has warm-up traffic; the ingest path warms up on real traffic");
-      return new Result(List.of(), 0, 0, 0);
+      return new Result(List.of(), 0, 0, 0, "no receiver has warm-up traffic");
     }
     long sent = 0;
     long elapsed;
-    WarmUpProgress progress = new WarmUpProgress(started, budget, JitCompiler.jvm());
+    WarmUpProgress progress = new WarmUpProgress(started, budget, compiler);
     String why;
     int port = freeLoopbackPort();
     ServerBuilder sb = Server.builder()
@@ -152,7 +155,7 @@ final class IngestWarmUp {
         + " first, {} ms at the end; the scratch aggregator took {} of them (nothing is stored){}",
         String.join(", ", names), progress.rounds(), sent, TimeUnit.NANOSECONDS.toMillis(elapsed), why,
         progress.firstMillis(), progress.lastMillis(), accepted, progress.compilerSummary());
-    return new Result(List.copyOf(names), progress.rounds(), sent, accepted);
+    return new Result(List.copyOf(names), progress.rounds(), sent, accepted, why);
   }
 
   private static WarmUpTraffic.Stubs stubs(String uri, ClientFactory clients) {

@@ -264,7 +264,8 @@ public final class SextantServer implements AutoCloseable {
       try {
         if (ingestSeconds > 0) {
           warmUpStep("ingest", () -> new IngestWarmUp(enabled, config, newAggregator,
-              config.integer("server.maxGrpcMessageBytes"), Duration.ofSeconds(ingestSeconds), registry).run());
+              config.integer("server.maxGrpcMessageBytes"), Duration.ofSeconds(ingestSeconds), JitCompiler.jvm(),
+              registry).run());
         }
         if (querySeconds > 0) {
           warmUpStep("query", () -> new QueryWarmUp(exchange, buckets.zone(), Clock.systemUTC(),

@@ -27,17 +27,36 @@ class IngestWarmUpTest {
   private static final SimpleMeterRegistry REGISTRY = new SimpleMeterRegistry();
 
   @Test
-  void everyRecordSentIsTakenByTheScratchAggregatorUntilRoundsAndCompilerSettle() {
-    long started = System.nanoTime();
-    IngestWarmUp.Result result = warmUp(SextantConfig.defaults(), Duration.ofSeconds(60)).run();
+  void everyRecordSentIsTakenByTheScratchAggregatorUntilTheRoundsSettle() {
+    // The rounds alone: how soon a busy test JVM's compiler is quiet is not the test's to know.
+    IngestWarmUp.Result result =
+        warmUp(SextantConfig.defaults(), Duration.ofSeconds(60), JitCompiler.NOT_WATCHED).run();
     assertThat(result.receivers()).as("the enabled receivers with traffic")
         .containsExactlyInAnyOrder("mesh", "als", "envoyMetrics");
     assertThat(result.rounds()).isGreaterThan(1);
     assertThat(result.sent()).as("mesh, ALS and Envoy metrics records").isPositive();
     assertThat(result.accepted()).as("taken by the scratch aggregator").isEqualTo(result.sent());
-    assertThat(Duration.ofNanos(System.nanoTime() - started))
-        .as("stopped by the rounds and the compiler, not the budget")
-        .isLessThan(Duration.ofSeconds(50));
+    assertThat(result.stoppedAs()).isEqualTo("its rounds stopped getting faster");
+  }
+
+  @Test
+  void aCompilerThatNeverSettlesKeepsTheWarmUpGoingToItsBudget() {
+    JitCompiler busy = new JitCompiler() {
+      @Override
+      public long millis() {
+        return 0;
+      }
+
+      @Override
+      public int optimizing() {
+        return 1;
+      }
+    };
+    long started = System.nanoTime();
+    IngestWarmUp.Result result = warmUp(SextantConfig.defaults(), Duration.ofSeconds(5), busy).run();
+    assertThat(result.stoppedAs()).isEqualTo("its 5 s were spent");
+    assertThat(result.accepted()).isEqualTo(result.sent());
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofSeconds(5));
   }
 
   @Test
@@ -45,7 +64,7 @@ class IngestWarmUpTest {
     // Every mesh message the warm-up sends has more records than this allows: INVALID_ARGUMENT.
     SextantConfig refusing = SextantConfig.defaults().with(Map.of("receiver.mesh.maxRecordsPerMessage", "1"));
     long started = System.nanoTime();
-    assertThat(warmUp(refusing, Duration.ofSeconds(60)).run().rounds()).isZero();
+    assertThat(warmUp(refusing, Duration.ofSeconds(60), JitCompiler.NOT_WATCHED).run().rounds()).isZero();
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
   }
 
@@ -68,12 +87,12 @@ class IngestWarmUpTest {
     }
   }
 
-  private static IngestWarmUp warmUp(SextantConfig config, Duration budget) {
+  private static IngestWarmUp warmUp(SextantConfig config, Duration budget, JitCompiler compiler) {
     CoreConfig core = CoreConfig.load(config);
     TimeBuckets buckets = new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC());
     return new IngestWarmUp(Plugins.RECEIVERS, config,
         SextantServer.aggregators(core, MetricFamilies.catalog(core.apdexThresholdMillis()), buckets),
-        config.integer("server.maxGrpcMessageBytes"), budget, REGISTRY);
+        config.integer("server.maxGrpcMessageBytes"), budget, compiler, REGISTRY);
   }
 
   private static double value(String metrics, String series) {
