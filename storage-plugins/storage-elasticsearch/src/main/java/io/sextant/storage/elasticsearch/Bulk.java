@@ -9,6 +9,8 @@ import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -71,6 +73,8 @@ final class Bulk implements AutoCloseable {
   private final RestClient rest;
   /** The typed client's own mapper: documents are serialized exactly as through the typed client. */
   private final ObjectMapper json;
+  /** Writes a document's source into the request body without flushing it after each one. */
+  private final ObjectWriter source;
   private final int maxActions;
   private final int concurrency;
   private final ExecutorService senders;
@@ -103,6 +107,7 @@ final class Bulk implements AutoCloseable {
     this.client = client;
     this.rest = ((RestClientTransport) client._transport()).restClient();
     this.json = ((JacksonJsonpMapper) client._jsonpMapper()).objectMapper();
+    this.source = json.writer().without(SerializationFeature.FLUSH_AFTER_WRITE_VALUE);
     this.parkedIndex = parkedIndex;
     this.maxActions = maxActions;
     this.concurrency = concurrency;
@@ -267,7 +272,7 @@ final class Bulk implements AutoCloseable {
         g.writeEndObject();
         g.writeEndObject();
         g.writeRaw('\n');
-        json.writeValue(g, d.source());
+        source.writeValue(g, d.source());
         g.writeRaw('\n');
       }
     } catch (IOException e) {
