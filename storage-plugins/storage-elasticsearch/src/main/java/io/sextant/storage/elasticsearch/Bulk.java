@@ -252,9 +252,10 @@ final class Bulk implements AutoCloseable {
   /**
    * Sends one request and sorts the documents by what Elasticsearch answered for each. The body
    * is written and the answer read with Jackson over the low-level client, the answer filtered to
-   * what decides each document's fate and read no further than {@code "errors":false}: the typed
-   * client's request objects and its decoding of every item (shards, versions, sequence numbers)
-   * were most of a collector's write cost.
+   * what decides each document's fate and read no further than {@code "errors":false}. The typed
+   * client built request objects per document and decoded every item of the answer (shards,
+   * versions, sequence numbers): CPU the write path does not need, and code the JIT compiles after
+   * each start while the first dashboards wait.
    */
   private Answers sendOnce(List<Doc> docs, Counter written) {
     Long now = System.currentTimeMillis();
