@@ -2,10 +2,10 @@
 # The collector's write path to Elasticsearch, one build after another against one Elasticsearch:
 # each packaged server in BUILDS receives RATE records/s (LoadGenerator, the live-reads data set)
 # for DURATION s under its own index prefix and is stopped with SIGTERM. Printed per build: the
-# server's CPU in cores for each 30-s window (the first is the warm-up; the rest steady state),
-# its CPU per record over the whole run, the _bulk request latency (p50 / p95 / p99, upper bounds
-# of the histogram's buckets, ms), the documents written, and its last words on stopping (it
-# must have written everything it accepted).
+# server's CPU in cores for each 30-s window (the first is the warm-up; the rest steady state) and
+# Elasticsearch's over the run, the server's CPU per record over the whole run, the _bulk request
+# latency (p50 / p95 / p99, upper bounds of the histogram's buckets, ms), the documents written,
+# and its last words on stopping (it must have written everything it accepted).
 #
 # Builds nothing: ./mvnw -o -q -DskipTests install first (dist, benchmarks, testkit). For a
 # before/after, package the older commit in a worktree and interleave the two:
@@ -42,6 +42,8 @@ start_elasticsearch "$OUT"
 
 # CPU ticks (1/100 s) the process has used, user and system.
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# The same for Elasticsearch's processes (the testkit's or ES_HOSTS's, when on this machine).
+es_ticks() { for p in $(pgrep -f 'org.elasticsearch.bootstrap|es.networkaddress'); do ticks "$p"; done | awk '{s += $1} END {print s + 0}'; }
 
 # p50 / p95 / p99 of sextant_es_bulk_duration_seconds from a /metrics scrape, in ms.
 bulk_percentiles() {
@@ -81,6 +83,7 @@ for build in $BUILDS; do
     >"$OUT/$name-generator.log" 2>&1 &
   generator=$!
   windows=""
+  es_before=$(es_ticks)
   previous=$(ticks "$SERVER")
   for _ in $(seq 1 $((SECONDS_LOAD / 30))); do
     sleep 30
@@ -88,13 +91,14 @@ for build in $BUILDS; do
     windows="$windows $(awk -v d=$((now - previous)) 'BEGIN { printf "%.2f", d / 100 / 30 }')"
     previous=$now
   done
+  es_cores=$(awk -v d=$(($(es_ticks) - es_before)) -v s=$((SECONDS_LOAD / 30 * 30)) 'BEGIN { printf "%.2f", d / 100 / s }')
   wait "$generator" || true
   curl -fs "http://127.0.0.1:$HTTP_PORT/metrics" >"$OUT/$name-metrics.txt"
   kill -TERM "$SERVER"
   wait "$SERVER" || true
   SERVER=""
   {
-    echo "$name: server CPU per 30-s window (cores):$windows"
+    echo "$name: server CPU per 30-s window (cores):$windows; Elasticsearch $es_cores cores"
     grep -h "^server CPU" "$OUT/$name-generator.log" | sed "s/^/$name: /"
     echo "$name: _bulk $(bulk_percentiles "$OUT/$name-metrics.txt")"
     grep -h '^sextant_es_documents_written_total' "$OUT/$name-metrics.txt" | sed "s/^/$name: /"
