@@ -348,10 +348,9 @@ final class Bulk implements AutoCloseable {
       } else if (status == 404 && "index_not_found_exception".equals(type)) {
         answers.missingIndices().add(doc.index());
         answers.inMissingIndices().add(doc);
-      } else if (status == 401 || status == 403) {
-        answers.blocked().add(new Refusal(doc, status, String.valueOf(type), String.valueOf(reason)));
       } else {
-        answers.refused().add(new Refusal(doc, status, String.valueOf(type), String.valueOf(reason)));
+        Refusal refusal = new Refusal(doc, status, String.valueOf(type), String.valueOf(reason));
+        (status == 401 || status == 403 ? answers.blocked() : answers.refused()).add(refusal);
       }
     }
     if (i != docs.size()) {
