@@ -41,17 +41,7 @@ class IngestWarmUpTest {
 
   @Test
   void aCompilerThatNeverSettlesKeepsTheWarmUpGoingToItsBudget() {
-    JitCompiler busy = new JitCompiler() {
-      @Override
-      public long millis() {
-        return 0;
-      }
-
-      @Override
-      public int optimizing() {
-        return 1;
-      }
-    };
+    JitCompiler busy = TestCompilers.of(() -> 0, () -> 1);
     long started = System.nanoTime();
     IngestWarmUp.Result result = warmUp(SextantConfig.defaults(), Duration.ofSeconds(5), busy).run();
     assertThat(result.stoppedAs()).isEqualTo("its 5 s were spent");

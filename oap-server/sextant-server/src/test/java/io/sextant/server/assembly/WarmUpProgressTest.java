@@ -78,17 +78,7 @@ class WarmUpProgressTest {
   void anOptimizingCompilationRunningOrQueuedAtASampleIsABusySecondHoweverLittleTimeEnded() {
     long s = 1_000_000_000L;
     AtomicInteger optimizing = new AtomicInteger(1); // one 3-s compilation: no time added until it ends
-    JitCompiler compiler = new JitCompiler() {
-      @Override
-      public long millis() {
-        return 1_000;
-      }
-
-      @Override
-      public int optimizing() {
-        return optimizing.get();
-      }
-    };
+    JitCompiler compiler = TestCompilers.of(() -> 1_000, optimizing::get);
     WarmUpProgress progress = new WarmUpProgress(0, Duration.ofSeconds(60), compiler);
     for (int second = 1; second <= 4; second++) {
       progress.round(s / 10, second * s);
@@ -134,17 +124,7 @@ class WarmUpProgressTest {
 
   /** A compiler whose time is measured and whose queue is not known. */
   private static JitCompiler timed(AtomicLong millis) {
-    return new JitCompiler() {
-      @Override
-      public long millis() {
-        return millis.get();
-      }
-
-      @Override
-      public int optimizing() {
-        return -1;
-      }
-    };
+    return TestCompilers.of(millis::get, () -> -1);
   }
 
   @Test
