@@ -35,6 +35,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * SkyWalking's default rules, loaded from the settings file, fire on mesh traffic that breaks them
@@ -54,7 +55,8 @@ class AlarmsIT {
   private static final List<String> DEFAULT_HOOKS = List.of("dingtalk.default", "discord.default",
       "feishu.default", "pagerduty.default", "slack.default", "webhook.default", "wechat.default");
 
-  private Path dir;
+  @TempDir
+  static Path dir;
   private HookReceiver hooks;
   private TestServer sextant;
   private Path settings;
@@ -64,7 +66,6 @@ class AlarmsIT {
   @BeforeAll
   void start() throws Exception {
     hooks = new HookReceiver();
-    dir = Files.createTempDirectory("alarms-it");
     settings = dir.resolve("alarm-settings.yml");
     Files.writeString(settings, settings(""));
     started = System.currentTimeMillis();

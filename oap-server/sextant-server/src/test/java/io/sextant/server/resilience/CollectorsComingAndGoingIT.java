@@ -45,6 +45,7 @@ import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricService
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Collectors coming and going under mesh traffic, as Kubernetes does it: real collector processes on
@@ -488,9 +489,9 @@ class CollectorsComingAndGoingIT {
    * per minute.
    */
   @Test
-  void eachMinutesAlarmFiresOnceThroughAKill() throws Exception {
+  void eachMinutesAlarmFiresOnceThroughAKill(@TempDir Path dir) throws Exception {
     try (HookReceiver hooks = new HookReceiver()) {
-      Path settings = Files.createTempFile("alarm-settings", ".yml");
+      Path settings = dir.resolve("alarm-settings.yml");
       Files.writeString(settings, """
           rules:
             reviews_slow_rule:
