@@ -69,9 +69,12 @@ echo "results and logs in $OUT"
 declare -A SERVER_PID=()
 LIVE_PIDS=()
 ES_PID=""
+# Collectors stop before Elasticsearch: they write what they hold on SIGTERM, and a storage that
+# is gone by then would turn the benchmark's own ending into lost rows in their logs.
 cleanup() {
   for p in "${LIVE_PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
   for p in "${SERVER_PID[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${SERVER_PID[@]}"; do wait "$p" 2>/dev/null || true; done
   if [[ -n "$ES_PID" ]]; then kill "$ES_PID" 2>/dev/null || true; fi
   wait 2>/dev/null || true
 }
