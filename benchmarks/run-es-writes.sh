@@ -40,10 +40,8 @@ trap cleanup EXIT INT TERM
 source "$ROOT/scripts/lib/elasticsearch.sh"
 start_elasticsearch "$OUT"
 
-# CPU ticks (1/100 s) the process has used, user and system.
-ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-# The same for Elasticsearch's processes (the testkit's or ES_HOSTS's, when on this machine).
-es_ticks() { for p in $(pgrep -f 'org.elasticsearch.bootstrap|es.networkaddress'); do ticks "$p"; done | awk '{s += $1} END {print s + 0}'; }
+# shellcheck source=../scripts/lib/cpu.sh
+source "$ROOT/scripts/lib/cpu.sh"
 
 # p50 / p95 / p99 of sextant_es_bulk_duration_seconds from a /metrics scrape, in ms.
 bulk_percentiles() {

@@ -15,11 +15,13 @@
 #      seconds before, both send nothing while it is not ready (a headless Service's balancing),
 #      and the dashboard's first FIRST_SECONDS from the moment /readyz answers 200 are measured;
 #   5. steady state, each query kind WARMUP s then QUERY_SECONDS s measured, one client thread:
-#      one-service expression (service_cpm), a 4-expression dashboard of one service, global
-#      topology. The window always ends at the server's current minute (still being written);
+#      one-service expression (service_cpm), the floor ({ version }, no data: what any request
+#      waits for on this machine), a 4-expression dashboard of one service, global topology. The
+#      window always ends at the server's current minute (still being written);
 #   6. a dashboard refreshed every PAUSE_MILLIS for PACED_SECONDS, as a person watches one (after
 #      PACED_WARMUP seconds back to back: the client's own HTTP code warm, as a browser's is).
-# Results: OUT/summary.txt (the percentile lines of each phase, then the metrics documents stored
+# Results: OUT/summary.txt (the percentile lines of each phase and where the machine's cores went
+# meanwhile: Elasticsearch, each collector, the live generators; then the metrics documents stored
 # and each collector's compaction counters) and one log per process.
 #
 # Usage: benchmarks/run-live-reads.sh            (COLLECTORS=1)
@@ -83,6 +85,42 @@ trap cleanup EXIT INT TERM
 # shellcheck source=../scripts/lib/elasticsearch.sh
 source "$ROOT/scripts/lib/elasticsearch.sh"
 start_elasticsearch "$OUT"
+# shellcheck source=../scripts/lib/cpu.sh
+source "$ROOT/scripts/lib/cpu.sh"
+
+# Where the machine's cores went in a phase: cpu_mark before it, cpu_report NAME after it. Every
+# process of the run is on this machine, so a slow phase shows whose CPU it waited behind.
+cpu_mark() {
+  CPU_AT=$EPOCHREALTIME
+  read -r CPU_BUSY CPU_STEAL < <(machine_ticks)
+  CPU_ES=$(es_ticks)
+  CPU_PIDS=()
+  CPU_SERVERS=()
+  for i in $(seq "$COLLECTORS"); do
+    CPU_PIDS+=("${SERVER_PID[$i]}")
+    CPU_SERVERS+=("$(ticks "${SERVER_PID[$i]}")")
+  done
+  CPU_LIVE=$(for p in "${LIVE_PIDS[@]}"; do ticks "$p"; done | awk '{s += $1} END {print s + 0}')
+}
+cpu_report() {
+  local seconds busy steal line
+  seconds=$(python3 -c "print($EPOCHREALTIME - $CPU_AT)")
+  read -r busy steal < <(machine_ticks)
+  cores() { awk -v d="$1" -v s="$seconds" 'BEGIN { printf "%.2f", d / 100 / s }'; }
+  line="cpu of $1 (cores): machine $(cores $((busy - CPU_BUSY))) busy, $(cores $((steal - CPU_STEAL))) stolen;"
+  line="$line elasticsearch $(cores $(($(es_ticks) - CPU_ES)))"
+  for i in $(seq "$COLLECTORS"); do
+    if [[ "${SERVER_PID[$i]}" == "${CPU_PIDS[$((i - 1))]}" ]]; then
+      line="$line, collector $i $(cores $(($(ticks "${SERVER_PID[$i]}") - CPU_SERVERS[i - 1])))"
+    else
+      line="$line, collector $i restarted"
+    fi
+  done
+  local live
+  live=$(for p in "${LIVE_PIDS[@]}"; do ticks "$p"; done | awk '{s += $1} END {print s + 0}')
+  echo "$line, live generators $(cores $((live - CPU_LIVE))); load average $(cut -d' ' -f1 /proc/loadavg)" \
+    | tee -a "$OUT/summary.txt"
+}
 
 # Starts collector $1 and waits until it is ready.
 start_collector() {
@@ -116,13 +154,20 @@ live() {
 }
 
 # Queries collector 1: $1 = name of the phase, the rest QueryLoad options.
-query() {
+query_load() {
   local name=$1
   shift
   java -Xmx256m -cp "$CP" io.sextant.benchmarks.QueryLoad --http=127.0.0.1:12801 --minutes=30 \
     --server-pid="${SERVER_PID[1]}" "$@" >"$OUT/query-$name.log" 2>&1
   { echo "== $name ($COLLECTORS collectors, $RATE rec/s live): $*"; sed -n '/^query /,/^$/p' "$OUT/query-$name.log"
   } | tee -a "$OUT/summary.txt"
+}
+
+# The same, with where the cores went meanwhile.
+query() {
+  cpu_mark
+  query_load "$@"
+  cpu_report "$1"
 }
 
 for i in $(seq "$COLLECTORS"); do start_collector "$i"; done
@@ -138,7 +183,7 @@ for p in "${BACKFILL[@]}"; do wait "$p"; done
 grep -h "^server accepted" "$OUT"/backfill-*.log | sed 's/^/backfill: /' | tee -a "$OUT/summary.txt"
 sleep "$SETTLE_SECONDS"
 
-RUN_SECONDS=$((LIVE_LEAD + CLIENT_WARMUP + RESTART_SECONDS + FIRST_SECONDS + 3 * (WARMUP + QUERY_SECONDS) + PACED_SECONDS + 120))
+RUN_SECONDS=$((LIVE_LEAD + CLIENT_WARMUP + RESTART_SECONDS + FIRST_SECONDS + 4 * (WARMUP + QUERY_SECONDS) + PACED_SECONDS + 120))
 for i in $(seq "$COLLECTORS"); do live "$i" "$RUN_SECONDS" $((RATE / COLLECTORS)); done
 # The generators stand for sidecars, which are long warm when a collector restarts: their JVMs
 # compile, and the collectors absorb the new load, before the dashboard client starts.
@@ -147,16 +192,20 @@ SERVICE="$(curl -fs -H 'Content-Type: application/json' "http://127.0.0.1:12801/
   -d '{"query":"{ listServices(layer: \"MESH\") { name } }"}' | python3 -c \
   'import json,sys; n=sorted(s["name"] for s in json.load(sys.stdin)["data"]["listServices"]); print(([x for x in n if x.startswith("svc-")] or n)[0])')"
 echo "reads of service $SERVICE on collector 1, restarted after $CLIENT_WARMUP s"
-query first-minute-dashboard --queries=dashboard --dashboard-size=4 --service="$SERVICE" --restart \
+query_load first-minute-dashboard --queries=dashboard --dashboard-size=4 --service="$SERVICE" --restart \
   --warmup=$((CLIENT_WARMUP + RESTART_SECONDS)) --duration="$FIRST_SECONDS" --server-pid-file="$OUT/collector-1.pid" &
 FIRST=$!
 sleep "$CLIENT_WARMUP"
 kill -TERM "${SERVER_PID[1]}"
 wait "${SERVER_PID[1]}" 2>/dev/null || true
 start_collector 1
+cpu_mark
 wait "$FIRST"
+cpu_report first-minute-dashboard
 query expression --queries=expression --expression=service_cpm --service="$SERVICE" --warmup="$WARMUP" \
   --duration="$QUERY_SECONDS"
+# The cheapest request ({ version }): what any request waits for on this machine at this load.
+query floor --queries=version --warmup="$WARMUP" --duration="$QUERY_SECONDS"
 query dashboard --queries=dashboard --dashboard-size=4 --service="$SERVICE" --warmup="$WARMUP" \
   --duration="$QUERY_SECONDS"
 query topology --queries=global-topology --warmup="$WARMUP" --duration="$QUERY_SECONDS"

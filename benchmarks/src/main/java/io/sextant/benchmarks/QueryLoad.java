@@ -38,7 +38,9 @@ import org.HdrHistogram.Histogram;
  *       --expression}), cycling over the services of the layer (or only {@code --service});
  *   <li>{@code dashboard} (alone): one request per service with the first {@code --dashboard-size}
  *       of the {@link #DASHBOARD} expressions as aliased {@code execExpression} fields, as the UI asks
- *       for a service dashboard's widgets.
+ *       for a service dashboard's widgets;
+ *   <li>{@code version}: {@code { version }}, the cheapest request the server answers (HTTP, the
+ *       caller's check, GraphQL and JSON, no data): what any request waits for on this machine.
  * </ul>
  *
  * <p>The window ends at the server's current minute, or at {@code --end} (a fixed, closed minute:
@@ -88,6 +90,9 @@ public final class QueryLoad {
       "service_percentile{p='50,75,90,95,99'}", "service_sidecar_internal_req_latency_nanos",
       "service_sidecar_internal_resp_latency_nanos", "avg(service_cpm)");
 
+  /** The cheapest request: the server's version (common.graphqls). */
+  static final String VERSION_QUERY = "{ version }";
+
   /** The UI's global topology query (topology.graphqls, SkyWalking 10.1). */
   static final String GLOBAL_TOPOLOGY_QUERY = "query queryGlobalTopo($layer: String, $duration: Duration!) {"
       + " topology: getGlobalTopology(layer: $layer, duration: $duration) {"
@@ -110,6 +115,7 @@ public final class QueryLoad {
   private final List<Kind> kinds = new ArrayList<>();
   private Kind topology;
   private Kind globalTopology;
+  private Kind version;
   /** In {@link #cycle}, the place of the next expression kind. */
   private static final Kind EXPRESSION_SLOT = new Kind("expression", null);
   /** The non-dashboard kinds' request cycle: topology, global topology, one expression (each if asked for). */
@@ -238,6 +244,11 @@ public final class QueryLoad {
           kinds.add(globalTopology);
           cycle.add(globalTopology);
         }
+        case "version" -> {
+          version = new Kind("version", null);
+          kinds.add(version);
+          cycle.add(version);
+        }
         case "expression" -> {
           cycle.add(EXPRESSION_SLOT);
           List<String> expressions = o.string("expression").isEmpty() ? EXPRESSIONS : List.of(o.string("expression"));
@@ -254,8 +265,8 @@ public final class QueryLoad {
           kinds.add(dashboard);
         }
         default -> {
-          System.err.println("--queries takes topology, global-topology and/or expression, or dashboard, got '"
-              + q + "'");
+          System.err.println("--queries takes topology, global-topology, version and/or expression, or dashboard, "
+              + "got '" + q + "'");
           return 2;
         }
       }
@@ -654,6 +665,10 @@ public final class QueryLoad {
           kind = globalTopology;
           query = GLOBAL_TOPOLOGY_QUERY;
           vars.put("layer", o.string("layer"));
+        } else if (cycle.get((int) (n % cycle.size())) == version) {
+          kind = version;
+          query = VERSION_QUERY;
+          vars.clear();
         } else {
           long m = n / cycle.size();
           kind = expressionKinds.get((int) (m % expressionCount));
@@ -753,6 +768,9 @@ public final class QueryLoad {
         }
         return null;
       }
+      if (kind == version) {
+        return root.path("data").path("version").asText().isEmpty() ? "no version: " + snippet(res.body()) : null;
+      }
       if (kind == dashboard) {
         for (int i = 0; i < dashboardExpressions.size(); i++) {
           JsonNode w = root.path("data").path("w" + i);
@@ -803,8 +821,9 @@ public final class QueryLoad {
       opt("layer", "MESH", "layer whose services are queried");
       opt("queries", "topology,expression", "which queries: topology (getServicesTopology over all the layer's"
           + " services), global-topology (getGlobalTopology of the layer) and/or expression (execExpression of "
-          + String.join(", ", EXPRESSIONS) + ", cycling over the services); or dashboard alone (the first"
-          + " --dashboard-size expressions of a service dashboard in one request)");
+          + String.join(", ", EXPRESSIONS) + ", cycling over the services), version (the cheapest request: what any"
+          + " request waits for); or dashboard alone (the first --dashboard-size expressions of a service"
+          + " dashboard in one request)");
       opt("expression", "", "expression mode: only this MQE expression (e.g. service_cpm); empty = the three above");
       opt("service", "", "expression and dashboard modes: only this service; empty = cycle over the layer's");
       opt("dashboard-size", String.valueOf(DASHBOARD.size()), "dashboard mode: how many of " + DASHBOARD

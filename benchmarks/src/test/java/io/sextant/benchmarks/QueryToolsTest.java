@@ -73,6 +73,9 @@ class QueryToolsTest {
     assertThat(capture(() -> QueryLoad.execute(concat(common, "--queries=dashboard", "--dashboard-size=4"))))
         .containsPattern("\\ndashboard-4 +[0-9,]+ +0 ")
         .endsWith("exit 0");
+    assertThat(capture(() -> QueryLoad.execute(concat(common, "--queries=version"))))
+        .containsPattern("\\nversion +[0-9,]+ +0 ")
+        .endsWith("exit 0");
   }
 
   @Test
@@ -82,6 +85,7 @@ class QueryToolsTest {
         .endsWith("exit 2");
     assertThat(capture(() -> QueryLoad.execute(concat(common, "--queries=expression", "--service=no-such-service"))))
         .endsWith("exit 2");
+    assertThat(capture(() -> QueryLoad.execute(concat(common, "--queries=versions")))).endsWith("exit 2");
     assertThat(capture(() -> FreshnessProbe.execute("--http=" + http, "--records=0"))).endsWith("exit 2");
   }
 }
