@@ -70,6 +70,7 @@ final class Bulk implements AutoCloseable {
   private static final ContentType NDJSON = ContentType.create("application/x-ndjson", StandardCharsets.UTF_8);
 
   private final ElasticsearchClient client;
+  private final IndexTemplates templates;
   private final RestClient rest;
   /** The typed client's own mapper: documents are serialized exactly as through the typed client. */
   private final ObjectMapper json;
@@ -103,8 +104,10 @@ final class Bulk implements AutoCloseable {
     }
   }
 
-  Bulk(ElasticsearchClient client, int maxActions, int concurrency, String parkedIndex, MeterRegistry registry) {
+  Bulk(ElasticsearchClient client, IndexTemplates templates, int maxActions, int concurrency, String parkedIndex,
+      MeterRegistry registry) {
     this.client = client;
+    this.templates = templates;
     this.rest = ((RestClientTransport) client._transport()).restClient();
     this.json = ((JacksonJsonpMapper) client._jsonpMapper()).objectMapper();
     this.source = json.writer().without(SerializationFeature.FLUSH_AFTER_WRITE_VALUE);
@@ -143,6 +146,7 @@ final class Bulk implements AutoCloseable {
    * documents in memory.
    */
   <T> void index(String kind, List<T> items, Function<T, Doc> toDoc) {
+    templates.ensure();
     Counter written = Counter.builder("sextant_es_documents_written").tag("kind", kind)
         .description("documents indexed").register(registry);
     if (senders == null || items.size() <= maxActions) {

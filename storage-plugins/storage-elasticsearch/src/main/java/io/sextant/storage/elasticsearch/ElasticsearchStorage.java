@@ -17,11 +17,9 @@ import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.storage.TopologyStore;
 import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
@@ -46,9 +44,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The production store. The constructor does no I/O; {@link #start()} connects and creates the
- * index templates (idempotently). Every write is a {@code _bulk} with deterministic ids, so the
- * flusher can retry any batch; nothing is read, modified and written back.
+ * The production store. Neither the constructor nor {@link #start()} does I/O: the first write
+ * creates the index templates (idempotently, {@link IndexTemplates}). Every write is a {@code
+ * _bulk} with deterministic ids, so the flusher can retry any batch; nothing is read, modified and
+ * written back.
  */
 public final class ElasticsearchStorage implements StorageComponent {
   private static final Logger LOG = LoggerFactory.getLogger(ElasticsearchStorage.class);
@@ -59,6 +58,7 @@ public final class ElasticsearchStorage implements StorageComponent {
   private final String writerId = UUID.randomUUID().toString();
   private final MeterRegistry registry;
   private RestClient rest;
+  private IndexTemplates templates;
   private Bulk bulk;
   private ElasticsearchClient client;
   private EsMetricsStore metrics;
@@ -82,8 +82,9 @@ public final class ElasticsearchStorage implements StorageComponent {
     }
     rest = restClient();
     client = new ElasticsearchClient(new RestClientTransport(rest, new JacksonJsonpMapper()));
-    putTemplates();
-    bulk = new Bulk(client, config.bulkActions(), config.bulkConcurrency(), indices.parked(), registry);
+    // No I/O here: the first write installs the templates, so a start never waits on Elasticsearch.
+    templates = new IndexTemplates(client, indices, config);
+    bulk = new Bulk(client, templates, config.bulkActions(), config.bulkConcurrency(), indices.parked(), registry);
     long cacheBytes = config.readCacheMegabytes() * 1024L * 1024L;
     // Three quarters of the read cache for metric series, a quarter for topology windows when followed.
     long topologyBytes = config.readStalenessMillis() > 0 ? cacheBytes / 4 : 0;
@@ -97,7 +98,7 @@ public final class ElasticsearchStorage implements StorageComponent {
     }
     metadata = new EsMetadataStore(client, bulk, indices, writerId, config.metadataCacheSeconds());
     records = new EsRecordStore(client, bulk, indices);
-    management = new EsManagementStore(client, indices);
+    management = new EsManagementStore(client, templates, indices);
   }
 
   private RestClient restClient() {
@@ -142,110 +143,16 @@ public final class ElasticsearchStorage implements StorageComponent {
     }
   }
 
-  private void putTemplates() {
-    // The flusher refreshes after each write cycle (publish), so the periodic refresh is only a
-    // fallback: at 1 s it made ten small segments per cycle, a third of Elasticsearch's CPU.
-    String common = "\"number_of_shards\":" + config.shards() + ",\"number_of_replicas\":" + config.replicas()
-        + ",\"refresh_interval\":\"30s\"";
-    String settings = "\"settings\":{" + common + "}";
-    // Segments sorted by entity and bucket keep one series' documents next to each other, so a
-    // query reads a few compressed blocks of stored documents instead of one block per bucket.
-    String sortedByEntity = "\"settings\":{" + common
-        + ",\"sort.field\":[\"entity\",\"bucket\"],\"sort.order\":[\"asc\",\"asc\"]}";
-    template("metrics", indices.prefix() + "-metrics-*", sortedByEntity, """
-        {"dynamic":"strict","properties":{
-          "entity":{"type":"keyword"},"step":{"type":"keyword"},
-          "bucket":{"type":"long"},"writer":{"type":"keyword"},"seq":{"type":"long"},
-          "group":{"type":"keyword"},"metrics":{"type":"keyword"},"rid":{"type":"keyword"},
-          "written":{"type":"long"},"states":{"type":"object","enabled":false},""" + LATER_METRIC_FIELDS + "}}");
-    addLaterMetricFields();
-    template("edges", indices.edgesPattern(), settings, """
-        {"dynamic":"strict","properties":{
-          "key":{"type":"keyword","eager_global_ordinals":true},"scope":{"type":"keyword"},
-          "minutes":{"type":"long"}}}""");
-    template("metadata", indices.metadata(), settings, """
-        {"dynamic":"strict","properties":{
-          "kind":{"type":"keyword"},"id":{"type":"keyword"},"serviceId":{"type":"keyword"},
-          "name":{"type":"keyword"},"normal":{"type":"boolean"},"layers":{"type":"keyword"},
-          "layer":{"type":"keyword"},"attrs":{"type":"keyword","index":false,"doc_values":false},
-          "firstSeen":{"type":"long"},"lastSeen":{"type":"long"},"writer":{"type":"keyword"},
-          "docId":{"type":"keyword"},""" + PROCESS_FIELDS + "}}");
-    addProcessFields();
-    // Newest first is how records are read: sorted segments let a search stop after the limit.
-    String newestFirst = "\"settings\":{" + common + ",\"sort.field\":\"time\",\"sort.order\":\"desc\"}";
-    template("records", indices.recordsPattern(), newestFirst, """
-        {"dynamic":"strict","properties":{
-          "kind":{"type":"keyword"},"id":{"type":"keyword"},"entity":{"type":"keyword"},
-          "time":{"type":"long"},"tags":{"type":"keyword"},"body":{"type":"binary"}}}""");
-    template("management", indices.management(), settings, """
-        {"dynamic":"strict","properties":{
-          "kind":{"type":"keyword"},"id":{"type":"keyword"},"version":{"type":"long"},
-          "updated":{"type":"long"},"body":{"type":"keyword","index":false,"doc_values":false}}}""");
-    template("parked", indices.parked(), settings, """
-        {"dynamic":"strict","properties":{
-          "index":{"type":"keyword"},"id":{"type":"keyword"},"status":{"type":"integer"},
-          "type":{"type":"keyword"},"reason":{"type":"keyword","index":false,"doc_values":false},
-          "parked":{"type":"long"},"document":{"type":"object","enabled":false}}}""");
-  }
-
-  /** The metrics fields added after the first release: compaction's (closed, slot, covers). */
-  private static final String LATER_METRIC_FIELDS = """
-      "closed":{"type":"boolean"},"slot":{"type":"integer"},
-      "covers":{"type":"keyword","index":false,"doc_values":false}""";
-
-  /**
-   * Metrics indices made by an older Sextant have a strict mapping without {@code written} and the
-   * compaction fields: add them, or documents carrying them would be refused. Their old documents
-   * have none, so a cached read finds them only in its first, full read, and they are not compacted.
-   */
-  private void addLaterMetricFields() {
-    try {
-      String json = "{\"properties\":{\"" + Bulk.WRITTEN + "\":{\"type\":\"long\"}," + LATER_METRIC_FIELDS + "}}";
-      client.indices().putMapping(m -> m.index(indices.prefix() + "-metrics-*").allowNoIndices(true)
-          .withJson(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8))));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot add the later fields to the metrics indices", e);
-    }
-  }
-
-  /** The metadata fields of processes (added after the first release of the metadata index). */
-  private static final String PROCESS_FIELDS = """
-      "instanceId":{"type":"keyword"},"agentId":{"type":"keyword"},"detectType":{"type":"keyword"},
-      "labels":{"type":"keyword"},"profiling":{"type":"boolean"},
-      "props":{"type":"keyword","index":false,"doc_values":false}""";
-
-  /**
-   * A metadata index made by an older Sextant has a strict mapping without the process fields, and
-   * templates apply only to new indices: adding fields to a mapping is allowed on a live index.
-   */
-  private void addProcessFields() {
-    try {
-      if (client.indices().exists(e -> e.index(indices.metadata())).value()) {
-        String json = "{\"properties\":{" + PROCESS_FIELDS + "}}";
-        client.indices().putMapping(m -> m.index(indices.metadata())
-            .withJson(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8))));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot add the process fields to " + indices.metadata(), e);
-    }
-  }
-
-  private void template(String name, String pattern, String settings, String mappings) {
-    String json = "{\"index_patterns\":[\"" + pattern + "\"],\"priority\":100,\"template\":{" + settings
-        + ",\"mappings\":" + mappings + "}}";
-    try {
-      client.indices().putIndexTemplate(t -> t.name(indices.prefix() + "-" + name)
-          .withJson(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8))));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create index template " + name, e);
-    }
-  }
 
   @Override
   public CheckResult check() {
     try {
       HealthResponse h = client().cluster().health();
-      return h.status().jsonValue().equals("red") ? CheckResult.failed("Elasticsearch cluster is red") : CheckResult.OK;
+      if (h.status().jsonValue().equals("red")) {
+        return CheckResult.failed("Elasticsearch cluster is red");
+      }
+      templates.ensure(); // a cluster that answers but refuses them cannot take writes either
+      return CheckResult.OK;
     } catch (Exception e) {
       return CheckResult.failed("Elasticsearch unreachable: " + e.getMessage());
     }

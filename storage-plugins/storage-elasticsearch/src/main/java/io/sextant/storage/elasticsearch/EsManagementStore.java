@@ -30,10 +30,12 @@ final class EsManagementStore implements ManagementStore {
   private static final int CONFLICT = 409;
   private static final int NOT_FOUND = 404;
   private final ElasticsearchClient client;
+  private final IndexTemplates templates;
   private final Indices indices;
 
-  EsManagementStore(ElasticsearchClient client, Indices indices) {
+  EsManagementStore(ElasticsearchClient client, IndexTemplates templates, Indices indices) {
     this.client = client;
+    this.templates = templates;
     this.indices = indices;
   }
 
@@ -77,6 +79,7 @@ final class EsManagementStore implements ManagementStore {
     d.put("updated", System.currentTimeMillis());
     d.put("body", body);
     try {
+      templates.ensure();
       if (expectedVersion == 0) {
         client.index(i -> i.index(indices.management()).id(docId(kind, id)).opType(OpType.Create)
             .refresh(Refresh.True).document(d));

@@ -12,11 +12,18 @@ import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.time.Step;
 import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
+import io.sextant.testkit.net.FreePort;
 import io.sextant.testkit.storage.ManagementStoreCompliance;
 import io.sextant.testkit.storage.MetadataStoreCompliance;
 import io.sextant.testkit.storage.MetricsStoreCompliance;
 import io.sextant.testkit.storage.RecordStoreCompliance;
 import io.sextant.testkit.storage.TopologyStoreCompliance;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -191,6 +198,28 @@ class ElasticsearchStorageComplianceIT {
         mine.close();
         other.close();
       }
+    }
+
+    /** A start does no I/O, so a collector starts whatever Elasticsearch is doing; the first write installs. */
+    @Test
+    void startDoesNoIoAndTheFirstWriteInstallsTheTemplates() throws Exception {
+      ElasticsearchStorage nobody = new ElasticsearchStorage(config("127.0.0.1:" + FreePort.any(), "away"), registry);
+      long started = System.nanoTime();
+      nobody.start();
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
+      assertThat(nobody.check().ok()).as("reported down, not thrown").isFalse();
+      nobody.close();
+
+      assertThat(templates()).as("none after start").doesNotContain(prefix + "-metrics");
+      es.management().put("template", "t1", "{}", 0);
+      assertThat(templates()).contains(prefix + "-metrics", prefix + "-management", prefix + "-records");
+      assertThat(es.check().ok()).isTrue();
+    }
+
+    private String templates() throws Exception {
+      HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+          URI.create(ES.httpUrl() + "/_index_template/" + prefix + "-*")).build(), BodyHandlers.ofString());
+      return r.body();
     }
 
     private static ServiceMeta service(String id, String name) {
