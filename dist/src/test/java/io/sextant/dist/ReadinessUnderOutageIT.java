@@ -8,7 +8,9 @@ import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,8 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * configuration the chart renders for Elasticsearch, clients that reach a collector only while its
  * {@code /readyz} answers 200 (as kube-proxy and the headless Service's DNS do), and Elasticsearch
  * frozen with SIGSTOP under load for {@code -Dsextant.outage.seconds} (default 90). Every collector
- * stays ready through it, reports storage down, and the totals afterwards are exactly what the
- * clients sent.
+ * stays ready through it, reports storage down, a fourth collector started in the outage is ready
+ * within seconds and takes traffic, and the totals afterwards are exactly what the clients sent.
  */
 class ReadinessUnderOutageIT {
   @RegisterExtension
@@ -60,12 +62,17 @@ class ReadinessUnderOutageIT {
 
   /** A collector with exactly the environment and ConfigMap the chart renders for Elasticsearch. */
   private static Collector start(Helm helm, Path home, String pod) throws Exception {
+    return start(helm, home, pod, Map.of());
+  }
+
+  private static Collector start(Helm helm, Path home, String pod, Map<String, String> moreEnv) throws Exception {
     Manifests m = Manifests.parse(helm.template("minimal.yaml", "replicaCount=" + COLLECTORS,
         "storage.type=elasticsearch", "storage.elasticsearch.url=" + ES.httpUrl(),
         "ports.grpc=" + RunningSextant.port(), "ports.http=" + RunningSextant.port(), "config.core.timezone=UTC",
         "jvm.heapOpts=-Xms64m -Xmx384m").rendered());
-    return new Collector(RunningSextant.start(home, RenderedPod.environment(m, dir.resolve(pod), pod), READY),
-        new AtomicInteger());
+    Map<String, String> env = new HashMap<>(RenderedPod.environment(m, dir.resolve(pod), pod));
+    env.putAll(moreEnv);
+    return new Collector(RunningSextant.start(home, env, READY), new AtomicInteger());
   }
 
   @Test
@@ -74,6 +81,7 @@ class ReadinessUnderOutageIT {
     long outageSeconds = Long.getLong("sextant.outage.seconds", 90);
     Path home = ShippedTarball.unpack(dir);
     List<Collector> collectors = new ArrayList<>();
+    List<Collector> late = new ArrayList<>();
     ScheduledExecutorService balancer = Executors.newSingleThreadScheduledExecutor();
     ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
     AtomicBoolean sending = new AtomicBoolean(true);
@@ -127,8 +135,22 @@ class ReadinessUnderOutageIT {
       long pid = ES.pid().orElseThrow();
       long sentBeforeOutage = sent.get();
       signal("STOP", pid);
+      long stopped = System.nanoTime();
       try {
-        Thread.sleep(TimeUnit.SECONDS.toMillis(outageSeconds) - 15_000);
+        // A collector scaled up in the outage, its query warm-up as shipped: nothing in its start waits
+        // on storage (it used to fail after 30 s on the templates and restart), and it takes traffic.
+        Collector newcomer = start(helm, home, "sextant-6f9c7d8b5-c3", Map.of("SEXTANT_QUERY_WARM_UP_SECONDS", "15"));
+        Duration readyAfter = Duration.ofNanos(System.nanoTime() - stopped);
+        late.add(newcomer);
+        System.out.printf("a collector started with Elasticsearch frozen: ready %d ms after launch%n",
+            readyAfter.toMillis());
+        assertThat(readyAfter).isLessThan(Duration.ofSeconds(10));
+        assertThat(newcomer.clients().get("/readyz?verbose")).startsWith("ready\n");
+        assertThat(newcomer.clients().mesh("outage-frontend", "outage-backend", System.currentTimeMillis(),
+            CALLS_PER_STREAM)).isEqualTo(Status.Code.OK);
+        sent.addAndGet(CALLS_PER_STREAM);
+        Thread.sleep(Math.max(0, TimeUnit.SECONDS.toMillis(outageSeconds) - 15_000
+            - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopped)));
         for (Collector c : collectors) {
           String metrics = c.clients().get("/metrics");
           assertThat(metrics).as("the outage was seen").contains("sextant_storage_up 0.0");
@@ -152,6 +174,8 @@ class ReadinessUnderOutageIT {
       for (Collector c : collectors) {
         assertThat(c.notReady().get()).as("not-ready answers of a collector during the outage").isZero();
       }
+      collectors.addAll(late); // the balancer has stopped reading the list
+      late.clear();
       // Each collector writes everything it accepted when it stops; a new one reads it all back.
       for (Collector c : collectors) {
         c.close();
@@ -169,6 +193,9 @@ class ReadinessUnderOutageIT {
       clients.shutdownNow();
       balancer.shutdownNow();
       for (Collector c : collectors) {
+        c.close();
+      }
+      for (Collector c : late) {
         c.close();
       }
     }

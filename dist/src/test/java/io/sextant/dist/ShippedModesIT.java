@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.grpc.Status;
 import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
+import io.sextant.testkit.poll.Poll;
 import io.sextant.testkit.tls.TestCertificates;
 import io.sextant.testkit.tls.TestCertificates.Authority;
 import io.sextant.testkit.tls.TestCertificates.Issued;
@@ -65,6 +66,7 @@ class ShippedModesIT {
   private static Path kubeconfig;
   private static RunningSextant memory;
   private static String loggedWhenReady;
+  private static Duration memoryReadyAfter;
 
   @BeforeAll
   static void unpackAndStartOnTheEmbeddedStore() throws Exception {
@@ -95,20 +97,25 @@ class ShippedModesIT {
           user:
             token: not-checked-by-the-mock
         """.formatted(client.getMasterUrl().toString().replaceAll("/$", "")));
-    // The warm-ups as shipped (RunningSextant turns them off elsewhere).
-    memory = RunningSextant.start(home, Map.of("SEXTANT_QUERY_WARM_UP_SECONDS", "20",
+    // Both warm-ups on (the ingest one is off as shipped): neither may hold readiness.
+    long launched = System.nanoTime();
+    memory = RunningSextant.start(home, Map.of("SEXTANT_QUERY_WARM_UP_SECONDS", "15",
         "SEXTANT_SERVER_INGEST_WARM_UP_SECONDS", "10"), READY);
+    memoryReadyAfter = Duration.ofNanos(System.nanoTime() - launched);
     loggedWhenReady = memory.process().output();
   }
 
-  /** Readiness waits for the ingest, then the query warm-up: a restarted collector joins its Service warm. */
+  /** Ready within 10 s of launch (about 4 s on two cores); the warm-ups run after, never holding it. */
   @Test
-  void asShippedReadinessWaitsForTheWarmUps() {
-    assertThat(loggedWhenReady).as("logged before /readyz first answered 200")
-        .contains("warmed up the ingest path (mesh, als, envoyMetrics)", "warmed up the query path: ");
-    assertThat(loggedWhenReady.indexOf("warmed up the ingest path"))
-        .isLessThan(loggedWhenReady.indexOf("warmed up the query path"));
-    assertThat(loggedWhenReady).as("the warm-up's round each time a success").doesNotContain("a round failed");
+  void readyWithinTenSecondsAndTheWarmUpsRunAfter() throws Exception {
+    System.out.printf("embedded store: ready %d ms after launch%n", memoryReadyAfter.toMillis());
+    assertThat(memoryReadyAfter).isLessThan(Duration.ofSeconds(10));
+    assertThat(loggedWhenReady).as("logged before /readyz first answered 200").doesNotContain("warmed up the");
+    String log = Poll.until("both warm-ups logged", Duration.ofSeconds(60), () -> memory.process().output(),
+        o -> o.contains("warmed up the query path: "));
+    assertThat(log).contains("warmed up the ingest path (mesh, als, envoyMetrics)");
+    assertThat(log.indexOf("warmed up the ingest path")).isLessThan(log.indexOf("warmed up the query path"));
+    assertThat(log).as("the warm-up's round each time a success").doesNotContain("a round failed");
   }
 
   @AfterAll

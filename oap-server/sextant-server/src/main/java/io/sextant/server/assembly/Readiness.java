@@ -10,8 +10,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether this collector can take more data: started, its warm-ups over (or their time spent),
- * not draining, and its write queue below the high-water mark. Storage health is probed and
+ * Whether this collector can take more data: started, not draining, and its write queue below the
+ * high-water mark. Nothing else gates it: not storage, not a warm-up, not the JIT. Storage health is probed and
  * reported beside it, never folded into it: while Elasticsearch is away the queue holds what
  * arrives, and a collector that left its Service because of the outage would only make Envoy drop
  * access logs at the source. A collector whose queue reaches the high-water mark goes unready so
@@ -28,8 +28,6 @@ final class Readiness {
   private final double lowWater;
   private volatile boolean serving;
   private volatile boolean draining;
-  private volatile boolean warming;
-  private volatile long warmingDeadline;
   private volatile boolean shedding;
   private volatile CheckResult storage = CheckResult.failed("not probed yet");
 
@@ -47,8 +45,7 @@ final class Readiness {
         .description("1 while the last storage probe (every 5 s) succeeded; not part of readiness")
         .register(registry);
     Gauge.builder("sextant_ready", this, r -> r.check().ok() ? 1 : 0)
-        .description("1 while /readyz answers 200: started, warmed up, not draining, write queue below the high-water"
-            + " mark")
+        .description("1 while /readyz answers 200: started, not draining, write queue below the high-water mark")
         .register(registry);
   }
 
@@ -60,24 +57,6 @@ final class Readiness {
     draining = true;
   }
 
-  /**
-   * Not ready while the query warm-up runs: a collector restarted in a cluster takes dashboards (and
-   * streams) once its first answers are as fast as its neighbours', not while its JIT compiles. Held
-   * until {@link #warmedUp} or the deadline ({@link System#nanoTime}), whichever comes first.
-   */
-  void warmingUp(long deadlineNanos) {
-    warmingDeadline = deadlineNanos;
-    warming = true;
-  }
-
-  void warmedUp() {
-    warming = false;
-  }
-
-  private boolean warmingNow() {
-    return warming && System.nanoTime() - warmingDeadline < 0;
-  }
-
   /** Ready to take more data; the detail says why not. */
   CheckResult check() {
     if (!serving) {
@@ -85,9 +64,6 @@ final class Readiness {
     }
     if (draining) {
       return CheckResult.failed("draining");
-    }
-    if (warmingNow()) {
-      return CheckResult.failed("warming up the ingest and query paths");
     }
     double fill = queueFill.getAsDouble();
     synchronized (this) {
@@ -138,7 +114,6 @@ final class Readiness {
     CheckResult s = storage;
     return (ready.ok() ? "ready" : "not ready: " + ready.detail()) + "\n"
         + "[" + (serving && !draining ? "+" : "-") + "] serving" + (draining ? " (draining)" : "") + "\n"
-        + "[" + (warmingNow() ? "-] warm-up running (ingest, then query)" : "+] warm-up over (or off)") + "\n"
         + "[" + (shedding ? "-" : "+") + "] write queue " + percent(queueFill.getAsDouble()) + " full (high-water mark "
         + percent(highWater) + ")\n"
         + "[" + (s.ok() ? "+" : "-") + "] storage " + (s.ok() ? "up" : "down: " + s.detail())

@@ -135,11 +135,12 @@ public final class SextantServer implements AutoCloseable {
   }
 
   public SextantServer start() {
+    // Nothing here waits on storage: a collector started while Elasticsearch is down or frozen is
+    // ready as soon as its ports are, and reports storage down beside readiness.
     storage.start();
-    readiness.probeStorage();
-    Future<?> unusedProbe = storageProbe.scheduleWithFixedDelay(readiness::probeStorage, 5, 5, TimeUnit.SECONDS);
+    Future<?> unusedProbe = storageProbe.scheduleWithFixedDelay(readiness::probeStorage, 0, 5, TimeUnit.SECONDS);
     flusher.start();
-    new ShippedTemplates(query, keeper).install();
+    Future<?> unusedTemplates = keeper.submit(new ShippedTemplates(query, keeper)::install);
     // Runs until the keeper is shut down on close(); nothing waits on it, so its future is not kept.
     Future<?> unused = keeper.scheduleWithFixedDelay(this::expire, 1, 1, TimeUnit.MINUTES);
     expressionPool = expressionPool(config.integer("query.expressionThreads"));
@@ -222,8 +223,8 @@ public final class SextantServer implements AutoCloseable {
     Future<?> unusedBeat = storageProbe.scheduleWithFixedDelay(this::beat, 0, ROSTER_BEAT.toSeconds(),
         TimeUnit.SECONDS);
     startCompaction();
-    warmUp(exchange);
     readiness.serving();
+    warmUp(exchange);
     LOG.info("Sextant {} started: gRPC receivers on {}:{}, GraphQL on {}://{}:{}/graphql (collector {})",
         VERSION, grpcHost, grpcPort, security.httpTls() ? "https" : "http", httpHost, httpPort,
         config.string("core.collectorId"));
@@ -248,8 +249,9 @@ public final class SextantServer implements AutoCloseable {
   }
 
   /**
-   * Warms up the ingest path, then the query path, on a thread of its own while readiness waits
-   * (at most both budgets: a stuck warm-up does not hold it longer). Ports are open meanwhile.
+   * Warms up the ingest path, then the query path, on a thread of its own after the collector is
+   * ready: a warm-up never holds readiness (a pod kept out of its Service for a minute costs more
+   * than a first dashboard's milliseconds), and one that waits on storage only waits itself.
    */
   private void warmUp(GraphqlExchange exchange) {
     int ingestSeconds = config.integer("server.ingestWarmUpSeconds");
@@ -257,22 +259,17 @@ public final class SextantServer implements AutoCloseable {
     if (ingestSeconds + querySeconds == 0) {
       return;
     }
-    readiness.warmingUp(System.nanoTime() + TimeUnit.SECONDS.toNanos(ingestSeconds + querySeconds));
     List<ReceiverFactory> enabled =
         Plugins.RECEIVERS.stream().filter(f -> config.bool(f.enabledKey())).toList();
     Thread t = new Thread(() -> {
-      try {
-        if (ingestSeconds > 0) {
-          warmUpStep("ingest", () -> new IngestWarmUp(enabled, config, newAggregator,
-              config.integer("server.maxGrpcMessageBytes"), Duration.ofSeconds(ingestSeconds), JitCompiler.jvm(),
-              registry).run());
-        }
-        if (querySeconds > 0) {
-          warmUpStep("query", () -> new QueryWarmUp(exchange, buckets.zone(), Clock.systemUTC(),
-              Duration.ofSeconds(querySeconds), registry).run());
-        }
-      } finally {
-        readiness.warmedUp();
+      if (ingestSeconds > 0) {
+        warmUpStep("ingest", () -> new IngestWarmUp(enabled, config, newAggregator,
+            config.integer("server.maxGrpcMessageBytes"), Duration.ofSeconds(ingestSeconds), JitCompiler.jvm(),
+            registry).run());
+      }
+      if (querySeconds > 0) {
+        warmUpStep("query", () -> new QueryWarmUp(exchange, buckets.zone(), Clock.systemUTC(),
+            Duration.ofSeconds(querySeconds), registry).run());
       }
     }, "sextant-warm-up");
     t.setDaemon(true);

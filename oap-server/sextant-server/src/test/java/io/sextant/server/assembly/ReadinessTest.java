@@ -29,21 +29,6 @@ class ReadinessTest {
   }
 
   @Test
-  void notReadyWhileTheQueryWarmUpRunsUntilItEndsOrItsTimeIsSpent() {
-    readiness.warmingUp(System.nanoTime() + 60_000_000_000L);
-    readiness.serving();
-    assertThat(readiness.check()).isEqualTo(CheckResult.failed("warming up the ingest and query paths"));
-    assertThat(readiness.verbose()).startsWith("not ready: warming up the ingest and query paths\n")
-        .contains("[-] warm-up running (ingest, then query)");
-    readiness.warmedUp();
-    assertThat(readiness.check().ok()).isTrue();
-    assertThat(readiness.verbose()).contains("[+] warm-up over (or off)");
-
-    readiness.warmingUp(System.nanoTime() - 1); // a warm-up still running when its seconds are spent
-    assertThat(readiness.check().ok()).as("ready once the warm-up's time is spent").isTrue();
-  }
-
-  @Test
   void storageDownLeavesTheCollectorReadyAndIsReportedApart() {
     readiness.serving();
     storage.set(CheckResult.failed("Elasticsearch unreachable: connect timed out"));
