@@ -62,7 +62,7 @@ class AggregatorBoundsTest {
     int flood = offered("GET:/flood", 0, 1000);
     // Half of the 1,000 accumulators for names never seen (each new endpoint is one).
     assertThat(flood).isBetween(490, 500);
-    assertThat(a.offer(call(now, "svc", "GET:/flood-more"))).isEqualTo(Admission.REJECTED_OVERLOADED);
+    assertThat(a.offer(call(now, "svc", "GET:/flood-more"))).isEqualTo(Admission.REJECTED_NEW_ENTITIES);
     assertThat(rejected("new_entities")).isEqualTo(1000 - flood + 1);
     // The endpoints the mesh had before the flood all get this minute.
     assertThat(offered("GET:/known", 0, 300)).isEqualTo(300);

@@ -252,7 +252,7 @@ public final class Aggregator implements RecordSink {
       }
       if (creates == CREATES_NEWCOMER) {
         rejectedNewEntities.increment();
-        return Admission.REJECTED_OVERLOADED;
+        return Admission.REJECTED_NEW_ENTITIES;
       }
     }
     apply(slot, r, source);

@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * A {@link RecordSink} whose answer a test chooses: accept everything, accept the first few and
- * then be overloaded, or refuse everything as outside the time range. Keeps what it accepted.
+ * then be overloaded (or refuse new entities), or refuse everything as outside the time range. Keeps what it accepted.
  */
 public final class RecordingSink implements RecordSink {
   private final List<Observation> accepted = new ArrayList<>();
@@ -20,6 +20,13 @@ public final class RecordingSink implements RecordSink {
   public synchronized RecordingSink overloadedAfter(int n) {
     acceptLimit = n;
     afterLimit = Admission.REJECTED_OVERLOADED;
+    return this;
+  }
+
+  /** Accepts {@code n} records, then answers {@link Admission#REJECTED_NEW_ENTITIES}. */
+  public synchronized RecordingSink refusingNewEntitiesAfter(int n) {
+    acceptLimit = n;
+    afterLimit = Admission.REJECTED_NEW_ENTITIES;
     return this;
   }
 

@@ -17,9 +17,10 @@ import io.sextant.api.receiver.RecordSink;
  *       reason in {@link ReceiverMetrics};
  *   <li>a bad record is counted and skipped, and the stream goes on;
  *   <li>{@link Admission#REJECTED_TIME_RANGE} is a rejection with reason {@code time_range};
- *   <li>{@link Admission#REJECTED_OVERLOADED} ends the stream at once with {@code
- *       RESOURCE_EXHAUSTED} (counted as {@code overloaded}); what was accepted stays accepted and
- *       later messages are ignored;
+ *   <li>{@link Admission#REJECTED_OVERLOADED} and {@link Admission#REJECTED_NEW_ENTITIES} end the
+ *       stream at once with {@code RESOURCE_EXHAUSTED}; what was accepted stays accepted, and every
+ *       record not taken is counted by its cause ({@code overloaded}, {@code new_entities}): the
+ *       refused one, the rest of its message ({@link #recordsIn}) and any later message's;
  *   <li>at the client's end, the success response, or with {@link Completion#REPORT_REJECTIONS}
  *       {@code INVALID_ARGUMENT} "rejected N of M records; first: reason: detail".
  * </ul>
@@ -50,6 +51,11 @@ public abstract class RecordStream<M, R> implements StreamObserver<M> {
   private long acceptedCounted;
   private final Rejections rejections;
   private boolean done;
+  /** Why the sink refused this stream; null while it takes records. */
+  private String refusal;
+  private M current;
+  /** Records of the current message offered or rejected so far. */
+  private long handledInMessage;
 
   protected RecordStream(RecordSink sink, ReceiverMetrics metrics, Completion completion,
       StreamObserver<R> response, R success) {
@@ -65,6 +71,14 @@ public abstract class RecordStream<M, R> implements StreamObserver<M> {
   protected abstract void handle(M message);
 
   /**
+   * How many records {@code message} carries, so that a refusal counts every record it cost; a
+   * receiver whose messages carry several overrides it.
+   */
+  protected long recordsIn(M message) {
+    return 1;
+  }
+
+  /**
    * Called with every answer of the sink before it is acted on, for a receiver's own metrics
    * beside the common ones.
    */
@@ -73,9 +87,14 @@ public abstract class RecordStream<M, R> implements StreamObserver<M> {
   @Override
   public final void onNext(M message) {
     if (done) {
+      if (refusal != null) {
+        metrics.rejected(refusal, recordsIn(message));
+      }
       return;
     }
     metrics.message();
+    current = message;
+    handledInMessage = 0;
     try {
       sink.batch(() -> handle(message));
     } finally {
@@ -104,11 +123,13 @@ public abstract class RecordStream<M, R> implements StreamObserver<M> {
    * is named in its final status. The stream goes on.
    */
   protected final void reject(String reason, String detail, long count) {
+    handledInMessage += count;
     rejections.add(reason, detail, count);
   }
 
   private boolean admit(Admission admission) {
     admitted(admission);
+    handledInMessage++;
     switch (admission) {
       case ACCEPTED -> {
         accepted++;
@@ -119,12 +140,19 @@ public abstract class RecordStream<M, R> implements StreamObserver<M> {
         return true;
       }
       default -> {
-        metrics.rejected("overloaded", 1);
+        boolean newEntities = admission == Admission.REJECTED_NEW_ENTITIES;
+        refusal = newEntities ? "new_entities" : "overloaded";
+        // This record and the rest of its message (at least this one, whatever recordsIn says).
+        long refused = Math.max(1, (current == null ? 1 : recordsIn(current)) - (handledInMessage - 1));
+        metrics.rejected(refusal, refused);
         countAccepted(); // before answering, so that a client that sees the status sees the counts
         done = true;
         response.onError(Status.RESOURCE_EXHAUSTED
-            .withDescription("aggregation buffers are full; " + accepted
-                + " records of this stream were accepted, retry the rest later")
+            .withDescription((newEntities
+                ? "too many new entities at once (services, instances, endpoints never seen before); known ones"
+                    + " are still taken; "
+                : "aggregation buffers are full; ")
+                + accepted + " records of this stream were accepted, retry the rest later")
             .asRuntimeException());
         return false;
       }

@@ -10,6 +10,7 @@ import io.sextant.api.model.Layer;
 import io.sextant.api.model.SampleRecord;
 import io.sextant.testkit.receiver.RecordingSink;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +25,11 @@ class RecordStreamTest {
   private final class Words extends RecordStream<List<String>, String> {
     Words(Completion completion) {
       super(sink, metrics, completion, answer, "done");
+    }
+
+    @Override
+    protected long recordsIn(List<String> words) {
+      return words.size();
     }
 
     @Override
@@ -119,6 +125,25 @@ class RecordStreamTest {
     assertThat(sink.offers()).isEqualTo(2);
     assertThat(count(ReceiverMetrics.MESSAGES, "receiver", "test")).isEqualTo(1);
     assertThat(count(ReceiverMetrics.RECORDS_ACCEPTED, "receiver", "test")).isEqualTo(1);
-    assertThat(count(ReceiverMetrics.RECORDS_REJECTED, "receiver", "test", "reason", "overloaded")).isEqualTo(1);
+    assertThat(count(ReceiverMetrics.RECORDS_REJECTED, "receiver", "test", "reason", "overloaded"))
+        .as("the refused record, the one after it and the later message's").isEqualTo(3);
+  }
+
+  @Test
+  void aRefusedMessageCountsEveryRecordItCostByCause() {
+    sink.refusingNewEntitiesAfter(2);
+    Words stream = new Words(RecordStream.Completion.REPORT_REJECTIONS);
+    List<String> thousand = new ArrayList<>(Collections.nCopies(1_000, "ok"));
+    thousand.set(1, "bad");
+    stream.onNext(thousand);
+    stream.onCompleted();
+
+    assertThat(answer.error.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(answer.error.getDescription()).startsWith("too many new entities at once");
+    assertThat(count(ReceiverMetrics.RECORDS_ACCEPTED, "receiver", "test")).isEqualTo(2);
+    assertThat(count(ReceiverMetrics.RECORDS_REJECTED, "receiver", "test", "reason", "not_ok")).isEqualTo(1);
+    assertThat(count(ReceiverMetrics.RECORDS_REJECTED, "receiver", "test", "reason", "new_entities"))
+        .as("all but the two accepted and the bad one").isEqualTo(997);
+    assertThat(count(ReceiverMetrics.RECORDS_REJECTED, "receiver", "test", "reason", "overloaded")).isZero();
   }
 }

@@ -103,6 +103,11 @@ public final class AccessLogReceiver implements Receiver {
     }
 
     @Override
+    protected long recordsIn(StreamAccessLogsMessage message) {
+      return message.getHttpLogs().getLogEntryCount() + message.getTcpLogs().getLogEntryCount();
+    }
+
+    @Override
     protected void handle(StreamAccessLogsMessage message) {
       if (message.hasIdentifier() && !message.getIdentifier().getNode().equals(node)) {
         node = message.getIdentifier().getNode();
@@ -141,6 +146,7 @@ public final class AccessLogReceiver implements Receiver {
       switch (admission) {
         case REJECTED_TIME_RANGE -> metrics.droppedOnly("time_range", 1);
         case REJECTED_OVERLOADED -> metrics.droppedOnly("overloaded", 1);
+        case REJECTED_NEW_ENTITIES -> metrics.droppedOnly("new_entities", 1);
         default -> { }
       }
     }
