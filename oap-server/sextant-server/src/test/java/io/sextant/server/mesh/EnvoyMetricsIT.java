@@ -52,6 +52,11 @@ class EnvoyMetricsIT {
       m.addEnvoyMetrics(counter("cluster.outbound|9080||details.default.svc.cluster.local.upstream_rq_total",
           10 + 7 * i, t));
       m.addEnvoyMetrics(gauge("cluster.xds-grpc.upstream_rq_active", 1, t)); // Envoy's own cluster: not charted
+      // A cluster of its own service, called, and one of a service never called: neither is an edge.
+      m.addEnvoyMetrics(counter("cluster.outbound|9080||productpage.default.svc.cluster.local.upstream_rq_total",
+          5 + 5 * i, t));
+      m.addEnvoyMetrics(counter("cluster.outbound|9080||ratings.default.svc.cluster.local.upstream_rq_total", 0, t));
+      m.addEnvoyMetrics(gauge("cluster.outbound|9080||ratings.default.svc.cluster.local.upstream_rq_active", 0, t));
       messages.add(m.build());
     }
     assertThat(send(messages).getCode()).isEqualTo(Status.Code.OK);
@@ -108,10 +113,11 @@ class EnvoyMetricsIT {
     assertThat(exec("envoy_heap_memory_used", instance)).containsExactly(Map.entry("", "200000000"));
     assertThat(exec("envoy_worker_threads", instance)).containsExactly(Map.entry("", "2"));
     // Per upstream cluster (v1 and v2 subsets of reviews summed): (4+5+6)/3.
-    assertThat(exec("envoy_cluster_up_rq_active", instance)).containsExactly(Map.entry("reviews.default", "5"));
+    assertThat(exec("envoy_cluster_up_rq_active", instance))
+        .containsExactly(Map.entry("ratings.default", "0"), Map.entry("reviews.default", "5"));
     // Counters as their increase: reviews 1000 → 1100, details 10 → 24.
-    assertThat(exec("envoy_cluster_up_rq_incr", instance))
-        .containsExactly(Map.entry("details.default", "14"), Map.entry("reviews.default", "100"));
+    assertThat(exec("envoy_cluster_up_rq_incr", instance)).containsExactly(Map.entry("details.default", "14"),
+        Map.entry("productpage.default", "10"), Map.entry("ratings.default", "0"), Map.entry("reviews.default", "100"));
     assertThat(exec("envoy_cluster_up_rq_incr{cluster_name='details.default'}", instance))
         .containsExactly(Map.entry("details.default", "14"));
   }
@@ -124,5 +130,23 @@ class EnvoyMetricsIT {
     assertThat(exec("envoy_sr_cluster_up_rq_incr",
         "serviceName: \"productpage.default\", destServiceName: \"details.default\""))
         .containsExactly(Map.entry("", "14"));
+  }
+
+  /** Edges only where calls went: no self-loop (booster-ui drew it at NaN), none to an idle cluster. */
+  @Test
+  void noEdgeToItselfNorToAClusterNeverCalled() throws Exception {
+    String m = DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(ZoneOffset.UTC)
+        .format(Instant.ofEpochMilli(time));
+    JsonNode calls = sextant.data("{ t: getGlobalTopology(layer: \"MESH_DP\", duration: {start: \"" + m
+        + "\", end: \"" + m + "\", step: MINUTE}) { nodes { id name } calls { source target } } }").get("t");
+    Map<String, String> names = new TreeMap<>();
+    calls.get("nodes").forEach(n -> names.put(n.get("id").asText(), n.get("name").asText()));
+    List<String> edges = new ArrayList<>();
+    calls.get("calls").forEach(c -> edges.add(names.get(c.get("source").asText()) + " -> "
+        + names.get(c.get("target").asText())));
+    assertThat(edges).containsExactlyInAnyOrder("productpage.default -> reviews.default",
+        "productpage.default -> details.default");
+    assertThat(exec("envoy_sr_cluster_up_rq_incr",
+        "serviceName: \"productpage.default\", destServiceName: \"ratings.default\"").get("")).isNull();
   }
 }

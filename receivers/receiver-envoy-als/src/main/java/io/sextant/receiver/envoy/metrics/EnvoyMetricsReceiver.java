@@ -25,10 +25,12 @@ import io.sextant.receiver.envoy.PeerMetadata;
 import io.sextant.receiver.envoy.ServiceNaming;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@code envoy.service.metrics.v3.MetricsService/StreamMetrics}: each message is a snapshot of a
@@ -181,8 +183,19 @@ public final class EnvoyMetricsReceiver implements Receiver {
     long t = time;
     instanceValues.forEach((metric, byLabel) -> byLabel.forEach((label, v) -> out.add(new SampleRecord(t, "", "",
         self.service(), self.instance(), DetectPoint.SERVER, Layer.MESH_DP, metric, label, v))));
-    relationValues.forEach((metric, byDest) -> byDest.forEach((dest, v) -> out.add(new SampleRecord(t,
-        self.service(), "", dest, "", DetectPoint.CLIENT, Layer.MESH_DP, metric, "", v))));
+    // An outbound cluster is an edge only when this snapshot saw traffic to it, and never to the
+    // proxy's own service: Envoy keeps a cluster for every service of the mesh, called or not.
+    Set<String> called = new HashSet<>();
+    relationValues.values().forEach(byDest -> byDest.forEach((dest, v) -> {
+      if (v != 0 && !dest.equals(self.service())) {
+        called.add(dest);
+      }
+    }));
+    relationValues.forEach((metric, byDest) -> byDest.forEach((dest, v) -> {
+      if (called.contains(dest)) {
+        out.add(new SampleRecord(t, self.service(), "", dest, "", DetectPoint.CLIENT, Layer.MESH_DP, metric, "", v));
+      }
+    }));
     return out;
   }
 
