@@ -348,6 +348,19 @@ public final class Flusher implements Component, LiveMetrics {
     return writerId;
   }
 
+  /**
+   * For tests that kill a run inside their JVM: it does nothing more, and its spool is left as a
+   * killed process leaves it, its locks released as the OS releases a dead process's.
+   */
+  void kill() {
+    closed = true;
+    collector.shutdownNow();
+    writer.shutdownNow();
+    if (spool != null) {
+      spool.abandon();
+    }
+  }
+
   /** Stops the schedule and writes everything accepted so far, closing every open bucket. */
   @Override
   public void close() {

@@ -6,15 +6,21 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -37,10 +43,22 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * An epoch's observations are deleted once its cut is complete; cuts once storage has everything
  * up to a later cut holding a checkpoint. Bounded by {@link SpoolConfig#maxBytes()}.
+ *
+ * <p>A run holds an OS lock on the {@code lock} file of its directory for as long as it lives, and
+ * on the directory of each dead run it took over until that directory goes: a run directory is
+ * dead only when its lock can be taken (the OS releases a killed process's locks), so collectors
+ * sharing a spool directory never take over each other's live runs, nor one dead run twice.
  */
 public final class Spool implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Spool.class);
   private static final String WRITER_FILE = "writer";
+  private static final String LOCK_FILE = "lock";
+  /**
+   * Run directories whose lock this JVM holds or is taking. File locks are per process: a second
+   * Spool in the same JVM (tests) must see them as live without opening their lock file, since
+   * closing any channel of a file may release the process's lock on it.
+   */
+  private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
   private static final byte END = 'E';
   private final SpoolConfig config;
   private final String writerId;
@@ -54,6 +72,8 @@ public final class Spool implements AutoCloseable {
   private final TreeMap<Long, CutEntry> cuts = new TreeMap<>();
   /** Runs recovered from, deleted once storage has this run's writes up to the given epoch. */
   private final Map<Path, Long> recoveredRuns = new TreeMap<>();
+  /** This run's lock, then those of the dead runs taken over, until their directories go. */
+  private final Map<Path, RunLock> locks = new ConcurrentHashMap<>();
   private final Overflow overflow;
   private volatile long epoch;
   private long storedBytes;
@@ -66,6 +86,12 @@ public final class Spool implements AutoCloseable {
     this.runDir = config.directory().resolve(writerId.replaceAll("[^A-Za-z0-9._-]", "_"));
     try {
       Files.createDirectories(runDir);
+      RunLock own = RunLock.take(runDir);
+      if (own == null) {
+        throw new IllegalStateException("the spool run directory " + runDir + " is locked by another live run");
+      }
+      locks.put(runDir, own);
+      // Written once locked: a run directory with a writer file and no lock held is dead.
       Files.writeString(runDir.resolve(WRITER_FILE), writerId, StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create the spool directory " + runDir, e);
@@ -219,7 +245,7 @@ public final class Spool implements AutoCloseable {
     for (Iterator<Map.Entry<Path, Long>> it = recoveredRuns.entrySet().iterator(); it.hasNext(); ) {
       Map.Entry<Path, Long> run = it.next();
       if (run.getValue() <= epoch) {
-        deleteTree(run.getKey());
+        deleteRun(run.getKey());
         it.remove();
       }
     }
@@ -278,16 +304,36 @@ public final class Spool implements AutoCloseable {
   }
 
   /**
-   * Everything a run before this one left: one entry per run directory. The caller replays them,
-   * then calls {@link #recovered}.
+   * Everything dead runs left: one entry per run directory whose lock this run could take, and
+   * holds from now on (until storage has what it recovered from it, or this run ends). A
+   * directory locked by a live process (another collector on the same spool directory, or one
+   * taking it over) is left alone. The caller replays them, then calls {@link DeadRun#recovered}.
    */
   public List<DeadRun> deadRuns() {
     List<DeadRun> out = new ArrayList<>();
     try (Stream<Path> dirs = Files.list(config.directory())) {
       for (Path dir : dirs.sorted().toList()) {
-        if (dir.equals(runDir) || !Files.isRegularFile(dir.resolve(WRITER_FILE))) {
+        // Its owner writes the writer file once it holds the lock: without one, it is starting.
+        if (dir.equals(runDir) || locks.containsKey(dir) || !Files.isRegularFile(dir.resolve(WRITER_FILE))) {
           continue;
         }
+        RunLock lock;
+        try {
+          lock = RunLock.take(dir);
+        } catch (IOException e) {
+          LOG.debug("spool run {} went while looking at it: {}", dir, e.toString());
+          continue; // deleted by the run that held it
+        }
+        if (lock == null) {
+          LOG.warn("spool run {} is locked by a live process (another collector on {}): left to it; the next "
+              + "collector started after that process ends takes it over", dir.getFileName(), config.directory());
+          continue;
+        }
+        if (!Files.isRegularFile(dir.resolve(WRITER_FILE))) {
+          lock.release(); // its run stopped cleanly meanwhile and is deleting it
+          continue;
+        }
+        locks.put(dir, lock);
         out.add(deadRun(dir));
       }
     } catch (IOException e) {
@@ -392,14 +438,44 @@ public final class Spool implements AutoCloseable {
 
   /** A clean stop with everything written: nothing to recover, the run's directory goes. */
   public void closeClean() {
-    close();
-    synchronized (this) {
-      deleteTree(runDir);
+    closeFiles();
+    try {
+      synchronized (this) {
+        deleteRun(runDir);
+      }
+    } finally {
+      releaseLocks(); // the runs taken over and not yet deleted are the next run's again
     }
   }
 
+  /**
+   * What a killed process leaves, for tests that kill a run inside their own JVM: nothing more is
+   * forced, every file stays as it is, and the locks go as the OS releases a dead process's.
+   */
+  public void abandon() {
+    if (syncer != null) {
+      syncer.shutdownNow();
+    }
+    releaseLocks();
+  }
+
+  private void releaseLocks() {
+    for (Path dir : List.copyOf(locks.keySet())) {
+      RunLock lock = locks.remove(dir);
+      if (lock != null) {
+        lock.release();
+      }
+    }
+  }
+
+  /** Stops with what is not written left for the next run to take over. */
   @Override
   public void close() {
+    closeFiles();
+    releaseLocks();
+  }
+
+  private void closeFiles() {
     overflow.close(); // outside this lock: the overflow takes it to read the bytes held
     synchronized (this) {
       if (syncer != null) {
@@ -440,15 +516,85 @@ public final class Spool implements AutoCloseable {
     }
   }
 
-  private static void deleteTree(Path dir) {
-    if (!Files.isDirectory(dir)) {
-      return; // gone already (a disk replaced under a collector)
+  /**
+   * Deletes a run directory this run holds the lock of: its writer file first (no longer a run to
+   * take over), its lock file last, once released.
+   */
+  private void deleteRun(Path dir) {
+    RunLock lock = locks.remove(dir);
+    try {
+      if (!Files.isDirectory(dir)) {
+        return; // gone already (a disk replaced under a collector)
+      }
+      delete(dir.resolve(WRITER_FILE));
+      try (Stream<Path> files = Files.list(dir)) {
+        files.filter(f -> !f.getFileName().toString().equals(LOCK_FILE)).forEach(Spool::delete);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot list " + dir, e);
+      }
+    } finally {
+      if (lock != null) {
+        lock.release();
+      }
     }
-    try (Stream<Path> files = Files.list(dir)) {
-      files.forEach(Spool::delete);
+    try {
+      Files.deleteIfExists(dir.resolve(LOCK_FILE));
+      Files.deleteIfExists(dir);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot list " + dir, e);
+      // Another collector looked at it meanwhile (and left it: it has no writer file); harmless.
+      LOG.debug("spool run {} not deleted: {}", dir, e.toString());
     }
-    delete(dir);
+  }
+
+  /** The lock of a run directory, held by this process. */
+  private record RunLock(Path dir, FileChannel channel, FileLock lock) {
+    /**
+     * Takes the lock of {@code dir}, creating its lock file; null if a live process holds it (this
+     * JVM included, where the OS would grant it again).
+     */
+    static RunLock take(Path dir) throws IOException {
+      Path key = dir.toAbsolutePath().normalize();
+      if (!HELD.add(key)) {
+        return null;
+      }
+      FileChannel channel = null;
+      try {
+        channel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock lock = channel.tryLock();
+        if (lock != null) {
+          return new RunLock(key, channel, lock);
+        }
+      } catch (OverlappingFileLockException e) {
+        // held by this JVM through another path to the same file: live as well
+      } catch (IOException | RuntimeException e) {
+        HELD.remove(key);
+        closeQuietly(channel);
+        throw e;
+      }
+      HELD.remove(key);
+      closeQuietly(channel);
+      return null;
+    }
+
+    void release() {
+      try {
+        lock.release();
+      } catch (IOException e) {
+        LOG.debug("releasing the lock of {} failed: {}", dir, e.toString());
+      }
+      closeQuietly(channel);
+      HELD.remove(dir);
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+      if (channel == null) {
+        return;
+      }
+      try {
+        channel.close();
+      } catch (IOException e) {
+        LOG.debug("closing a spool lock file failed: {}", e.toString());
+      }
+    }
   }
 }

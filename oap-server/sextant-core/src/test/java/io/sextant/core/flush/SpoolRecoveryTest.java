@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A collector killed at any point of its cycle loses nothing and counts nothing twice: the next
  * run over the same spool and the same store answers exactly the calls the dead run accepted, in
  * minutes, hours and days. Each run is a real aggregator and flusher; a "kill" abandons them
- * without a word (their spool files as a killed process leaves them).
+ * without a word (their spool files as a killed process leaves them, the run's locks released as
+ * the OS releases a dead process's).
  */
 class SpoolRecoveryTest {
   private static final long MINUTE = 60_000;
@@ -61,6 +62,10 @@ class SpoolRecoveryTest {
     Run(long rollupIntervalMillis, long maxSpoolBytes, long maxPendingBytes) {
       flusher = new Flusher(aggregator, storage, buckets, new FlusherConfig(60_000, 60_000, rollupIntervalMillis, 1,
           maxPendingBytes), new SpoolConfig(spool, maxSpoolBytes, SpoolConfig.Fsync.INTERVAL, 50), "c", registry);
+    }
+
+    void kill() {
+      flusher.kill();
     }
 
     void calls(long time, int n) {
@@ -99,6 +104,7 @@ class SpoolRecoveryTest {
     first.calls(now - 3 * MINUTE, 3); // late: a new accumulator of a closed minute
     first.flusher.flush(false); // its write fails: the rows wait in memory, and in the spool
     first.calls(now, 25); // accepted, never collected
+    first.kill();
     storage.down = false;
 
     Run second = new Run(0);
@@ -118,6 +124,7 @@ class SpoolRecoveryTest {
       first.flusher.flush(false);
     }
     first.calls(now, 7);
+    first.kill();
 
     Run second = new Run(60_000);
     second.flusher.start();
@@ -132,17 +139,40 @@ class SpoolRecoveryTest {
     storage.down = true;
     first.flusher.flush(false);
     first.calls(now, 4);
+    first.kill();
 
     Run second = new Run(0);
     second.flusher.start(); // takes over the first run's rows and records, cannot write them
     second.calls(now, 6);
     second.flusher.flush(false);
+    second.kill(); // the first run's directory is taken over again, with the second's
     storage.down = false;
 
     Run third = new Run(0);
     third.flusher.start();
     third.flusher.close();
     assertTotals(40, 0);
+  }
+
+  @Test
+  void aLiveCollectorOnTheSameSpoolDirectoryIsNotTakenOver() {
+    Run first = new Run(0);
+    first.calls(now, 30);
+    storage.down = true;
+    first.flusher.flush(false); // rows waiting in memory and in the spool
+    first.calls(now, 4); // accepted, not yet collected
+    storage.down = false;
+
+    Run second = new Run(0); // on the same directory while the first lives
+    second.flusher.start();
+    second.calls(now, 6);
+    second.flusher.close();
+    assertThat(second.registry.get("sextant_spool_replayed_records").counter().count()).isZero();
+    assertTotals(6, 0);
+
+    first.flusher.close(); // the first writes its own, once
+    assertTotals(40, 0);
+    assertThat(spoolFiles()).as("both stopped cleanly").isZero();
   }
 
   @Test
@@ -176,6 +206,7 @@ class SpoolRecoveryTest {
     first.calls(now, 12);
     first.flusher.flush(false);
     first.calls(now, 5);
+    first.kill();
     try (Stream<Path> files = Files.walk(spool)) {
       return files.filter(p -> p.getFileName().toString().startsWith("obs-")).filter(p -> p.toFile().length() > 0)
           .findFirst().orElseThrow();
@@ -201,6 +232,7 @@ class SpoolRecoveryTest {
       storage.down = cuts++ % 3 == 1; // some cuts written, some waiting
       first.flusher.flush(false);
     }
+    first.kill();
     storage.down = false;
 
     Run second = new Run(0);
@@ -216,10 +248,10 @@ class SpoolRecoveryTest {
       run.calls(now, 100);
       run.flusher.flush(false);
     }
-    assertThat(spoolFiles()).as("the writer file and the last cut (an epoch has files once records arrive)")
-        .isEqualTo(2);
+    assertThat(spoolFiles()).as("the writer and lock files and the last cut (an epoch has files once records "
+        + "arrive)").isEqualTo(3);
     run.calls(now, 1);
-    assertThat(spoolFiles()).as("and the file of the thread that spooled a record").isEqualTo(3);
+    assertThat(spoolFiles()).as("and the file of the thread that spooled a record").isEqualTo(4);
 
     storage.down = true;
     for (int cut = 0; cut < 200; cut++) {
@@ -265,6 +297,7 @@ class SpoolRecoveryTest {
     Run first = new Run(0, 64L << 20, 16 << 10);
     first.outageOverflowingMemory();
     first.calls(now, 3, "s0"); // accepted, never collected
+    first.kill();
     storage.down = false;
 
     Run second = new Run(0);
