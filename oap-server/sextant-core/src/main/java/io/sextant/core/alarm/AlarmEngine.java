@@ -55,6 +55,13 @@ public final class AlarmEngine {
   private final Counter takenOver;
   private final Timer evaluation;
   private volatile long lastMinute;
+  /**
+   * When a tick looks for expired claims again: when the oldest claim seen at the last look
+   * expires, and {@code takeoverMillis} after that look at the latest (a claim made after it
+   * expires later). So a dead collector's delivery waits at most a tick past {@code
+   * takeoverMillis}, not for a minute to close.
+   */
+  private volatile long nextTakeoverMillis = Long.MAX_VALUE;
 
   /**
    * @param closedAfterMillis how long after a minute's end all collectors have stored it (the grace
@@ -110,10 +117,16 @@ public final class AlarmEngine {
     return TimeBuckets.plus(buckets.minuteBucket(buckets.nowMillis() - closedAfterMillis), Step.MINUTE, -1);
   }
 
-  /** Evaluates the minutes closed since the last call (at most a few). Called every few seconds. */
+  /**
+   * Evaluates the minutes closed since the last call (at most a few); between minutes, makes the
+   * deliveries whose claim expired. Called every few seconds.
+   */
   public void tick() {
     long closed = lastClosedMinute();
     if (closed <= lastMinute) {
+      if (buckets.nowMillis() > nextTakeoverMillis) {
+        takeOverExpired();
+      }
       return;
     }
     long from = lastMinute == 0 ? closed : TimeBuckets.plus(lastMinute, Step.MINUTE, 1);
@@ -128,6 +141,7 @@ public final class AlarmEngine {
   public void evaluate(long minute) {
     evaluation.record(() -> {
       ManagementStore management = storage.management();
+      long listed = buckets.nowMillis();
       Map<String, ManagedDocument> states = new HashMap<>();
       management.list(AlarmState.KIND).forEach(d -> states.put(d.id(), d));
       Set<String> ruleNames = new HashSet<>();
@@ -137,15 +151,31 @@ public final class AlarmEngine {
           evaluate(rule, minute, states);
         }
       }
+      long next = listed + takeoverMillis;
       for (ManagedDocument d : states.values()) {
         String rule = d.id().substring(0, d.id().indexOf('|'));
         if (!ruleNames.contains(rule)) {
           forget(d);
         } else {
-          takeOver(rule, d);
+          next = Math.min(next, takeOver(rule, d));
         }
       }
+      nextTakeoverMillis = next;
     });
+  }
+
+  /** Makes the deliveries whose claim expired, between two minutes' evaluations. */
+  private void takeOverExpired() {
+    Set<String> ruleNames = new HashSet<>();
+    rules.all().forEach(r -> ruleNames.add(r.name()));
+    long next = buckets.nowMillis() + takeoverMillis;
+    for (ManagedDocument d : storage.management().list(AlarmState.KIND)) {
+      String rule = d.id().substring(0, d.id().indexOf('|'));
+      if (ruleNames.contains(rule)) { // a removed rule's states are forgotten at the next minute
+        next = Math.min(next, takeOver(rule, d));
+      }
+    }
+    nextTakeoverMillis = next;
   }
 
   private void evaluate(AlarmRule rule, long minute, Map<String, ManagedDocument> states) {
@@ -325,12 +355,18 @@ public final class AlarmEngine {
         && a.message().recoveryTime() == b.message().recoveryTime();
   }
 
-  /** Delivers what a collector claimed more than {@code takeoverMillis} ago and did not finish. */
-  private void takeOver(String ruleName, ManagedDocument doc) {
+  /**
+   * Delivers what a collector claimed more than {@code takeoverMillis} ago and did not finish.
+   * Returns when the state's delivery may next be taken over: its claim's expiry, or never.
+   */
+  private long takeOver(String ruleName, ManagedDocument doc) {
     AlarmState s = AlarmJson.state(doc.body());
     long now = buckets.nowMillis();
-    if (s.pending().isEmpty() || s.pending().get(0).claimedMillis() >= now - takeoverMillis) {
-      return; // nothing to deliver, or its delivery is under way
+    if (s.pending().isEmpty()) {
+      return Long.MAX_VALUE;
+    }
+    if (s.pending().get(0).claimedMillis() >= now - takeoverMillis) {
+      return s.pending().get(0).claimedMillis() + takeoverMillis; // its delivery is under way
     }
     List<Pending> claimed = new ArrayList<>(s.pending());
     Pending head = claimed.get(0);
@@ -340,10 +376,11 @@ public final class AlarmEngine {
       storage.management().put(AlarmState.KIND, doc.id(), AlarmJson.stateBody(s.withPending(claimed)),
           doc.version());
     } catch (VersionConflictException e) {
-      return; // someone else is at it
+      return now; // someone else is at it: look again at the next tick
     }
     takenOver.increment();
     deliver(ruleName, s.entityId(), mine);
+    return now + takeoverMillis;
   }
 
   private void forget(ManagedDocument d) {

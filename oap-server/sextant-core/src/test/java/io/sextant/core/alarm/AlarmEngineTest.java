@@ -27,6 +27,8 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -157,6 +159,11 @@ class AlarmEngineTest {
 
   private AlarmEngine engine(AlarmSettings settings, io.sextant.api.storage.StorageComponent store,
       long takeoverMillis, int maxAlarmed, SimpleMeterRegistry registry) {
+    return engine(settings, store, takeoverMillis, maxAlarmed, registry, buckets);
+  }
+
+  private AlarmEngine engine(AlarmSettings settings, io.sextant.api.storage.StorageComponent store,
+      long takeoverMillis, int maxAlarmed, SimpleMeterRegistry registry, TimeBuckets buckets) {
     AlarmRules rules = new AlarmRules(store::management, catalog);
     rules.useFile(settings);
     HookDispatcher dispatcher = new HookDispatcher(100, 3, Duration.ofMillis(50), Duration.ofSeconds(5),
@@ -180,19 +187,8 @@ class AlarmEngineTest {
             List.of("http://127.0.0.1:" + webhook.getAddress().getPort() + "/alarm"), "headers",
             Map.of("Authorization", "Bearer hook-token"))))), catalog);
     // The first collector decides the minute, then cannot store the alarm (as if it died there).
-    io.sextant.api.storage.StorageComponent failingRecords = new io.sextant.api.storage.ForwardingStorageComponent() {
-      @Override
-      protected io.sextant.api.storage.StorageComponent delegate() {
-        return storage;
-      }
-
-      @Override
-      public io.sextant.api.storage.RecordStore records() {
-        throw new IllegalStateException("this collector died before storing the alarm");
-      }
-    };
     long minute = buckets.minuteBucket(now - 3 * MINUTE);
-    engine(settings, failingRecords, 100).evaluate(minute);
+    engine(settings, diesBeforeStoringTheAlarm(), 100).evaluate(minute);
     assertThat(received).as("nothing delivered yet").isEmpty();
 
     Thread.sleep(150); // past the takeover time
@@ -208,6 +204,83 @@ class AlarmEngineTest {
         .hasSize(1);
     assertThat(storage.management().list(AlarmState.KIND)).singleElement()
         .satisfies(d -> assertThat(AlarmJson.state(d.body()).pending()).as("the outbox is empty").isEmpty());
+  }
+
+  /**
+   * The bound docs/alarms.md gives: a dead decider's delivery is made at most takeoverSeconds plus
+   * one evaluation tick after its claim, with the defaults (120 s, 5 s). The worst case for a look
+   * made once per closed minute, as before: the survivor's ticks fall just before the decider's in
+   * the minute, so its look two minutes on finds the claim 119.5 s old, and the next 179.5 s.
+   */
+  @Test
+  void aDeadDecidersDeliveryIsTakenOverWithinTakeoverSecondsAndATick() {
+    long takeover = 120_000;
+    long tick = 5_000;
+    long minuteStart = System.currentTimeMillis() / MINUTE * MINUTE;
+    stored(aggregator -> calls(aggregator, minuteStart - 3 * MINUTE, "reviews", 1500));
+    AlarmSettings settings = AlarmSettings.parse(Map.of("rules", Map.of("slow_rule",
+        Map.of("expression", "sum(service_resp_time > 1000) >= 1"))), catalog);
+    MovingClock clock = new MovingClock();
+    TimeBuckets moving = new TimeBuckets(ZoneOffset.UTC, clock);
+
+    clock.set(minuteStart - 2 * MINUTE + 1_000); // the decider's tick, a second after the minute closed
+    long claimed = clock.millis();
+    engine(settings, diesBeforeStoringTheAlarm(), takeover, 1000, new SimpleMeterRegistry(), moving)
+        .evaluate(buckets.minuteBucket(minuteStart - 3 * MINUTE));
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    AlarmEngine survivor = engine(settings, storage, takeover, 1000, registry, moving);
+    long takenAt = -1;
+    for (long t = minuteStart - MINUTE + 500; takenAt < 0 && t < claimed + 4 * MINUTE; t += tick) {
+      clock.set(t); // the survivor's ticks, half a second past each minute
+      survivor.tick();
+      if (registry.get("sextant_alarm_deliveries_taken_over").counter().count() > 0) {
+        takenAt = t;
+      }
+    }
+    assertThat(takenAt - claimed).as("taken over after the claim, in ms").isGreaterThan(takeover)
+        .isLessThanOrEqualTo(takeover + tick);
+    assertThat(storage.records().read(new RecordQuery(AlarmRecords.KIND, null, 0, Long.MAX_VALUE, List.of(), 10)))
+        .hasSize(1);
+    assertThat(storage.management().list(AlarmState.KIND)).singleElement()
+        .satisfies(d -> assertThat(AlarmJson.state(d.body()).pending()).as("the outbox is empty").isEmpty());
+  }
+
+  /** A collector that decides, then dies before storing the alarm (its records store fails). */
+  private io.sextant.api.storage.StorageComponent diesBeforeStoringTheAlarm() {
+    return new io.sextant.api.storage.ForwardingStorageComponent() {
+      @Override
+      protected io.sextant.api.storage.StorageComponent delegate() {
+        return storage;
+      }
+
+      @Override
+      public io.sextant.api.storage.RecordStore records() {
+        throw new IllegalStateException("this collector died before storing the alarm");
+      }
+    };
+  }
+
+  private static final class MovingClock extends Clock {
+    private volatile long now;
+
+    void set(long millis) {
+      now = millis;
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return Instant.ofEpochMilli(now);
+    }
   }
 
   @Test
