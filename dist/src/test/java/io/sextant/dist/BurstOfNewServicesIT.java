@@ -17,12 +17,16 @@ import org.junit.jupiter.api.io.TempDir;
  * the aggregator within one minute; when that minute closes (no grace minute here, so within 60 s)
  * its collection, the hour and day roll-ups (written every 5 s here) and the write of every new
  * entity come together, where the heap peaked before. Afterwards the collector still answers, is ready, keeps its
- * embedded store within its heap bound, and counts a well-behaved service exactly.
+ * embedded store within its heap bound, has kept every minute of the services it had before the
+ * burst (issue 46: the store evicted their oldest minutes for the burst's), and counts a
+ * well-behaved service exactly.
  */
 class BurstOfNewServicesIT {
   private static final int STREAMS = 60;
   private static final int MESSAGES = 10;
   private static final int PER_MESSAGE = 100;
+  private static final int CONTROL_SERVICES = 5;
+  private static final int CONTROL_MINUTES = 5;
 
   @Test
   void aBurstOfNewServiceNamesCostsCountedRefusalsNotTheCollector(@TempDir Path unpacked) throws Exception {
@@ -35,6 +39,13 @@ class BurstOfNewServicesIT {
         Thread.sleep(60_000 - System.currentTimeMillis() % 60_000); // the burst within one minute
       }
       long minute = System.currentTimeMillis() / 60_000 * 60_000 + 1_000;
+      // Services the mesh had before the burst, with five minutes of history each.
+      for (int svc = 0; svc < CONTROL_SERVICES; svc++) {
+        for (int m = 1; m <= CONTROL_MINUTES; m++) {
+          assertThat(c.mesh("control-client", "control-" + svc, minute - m * 60_000L, 10 + svc))
+              .isEqualTo(Status.Code.OK);
+        }
+      }
       int refusedStreams = 0;
       for (int s = 0; s < STREAMS; s++) {
         Status.Code code = c.newServices("burst", s * MESSAGES * PER_MESSAGE, MESSAGES, PER_MESSAGE, minute);
@@ -62,14 +73,24 @@ class BurstOfNewServicesIT {
       assertThat(metric(process, c, "sextant_flush_partials_dropped_total"))
           .as("nothing dropped on the way to the store").isZero();
 
+      // The burst made the store evict (it holds a fifth of the heap), and what it evicted was its own:
+      // every minute of the services that were there before is exact.
+      double evicted = metric(process, c, "sextant_storage_memory_evicted_partials_total");
+      for (int svc = 0; svc < CONTROL_SERVICES; svc++) {
+        for (int m = 1; m <= CONTROL_MINUTES; m++) {
+          assertThat(c.value("service_cpm", "serviceName: \"control-" + svc + "\"", minute - m * 60_000L))
+              .as("control-%d, %d minutes before the burst", svc, m).isEqualTo(String.valueOf(10 + svc));
+        }
+      }
+
       // A well-behaved service, after the burst, is counted exactly.
       long now = System.currentTimeMillis();
       assertThat(c.mesh("steady-client", "steady", now, 7)).isEqualTo(Status.Code.OK);
       assertThat(Poll.until("steady counted", Duration.ofSeconds(30),
           () -> c.value("service_cpm", "serviceName: \"steady\"", now), "7"::equals)).isEqualTo("7");
       process.assertAlive();
-      System.out.printf("burst: %d calls accepted to new services, %d of %d streams refused (aggregator full)%n",
-          (long) accepted, refusedStreams, STREAMS);
+      System.out.printf("burst: %d calls accepted to new services, %d of %d streams refused (aggregator full),"
+          + " %d partials evicted from the store%n", (long) accepted, refusedStreams, STREAMS, (long) evicted);
     }
   }
 

@@ -5,9 +5,12 @@ import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.storage.MetricsStore;
 import io.sextant.api.storage.PartialRow;
 import io.sextant.api.time.Step;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,20 +25,27 @@ import java.util.concurrent.atomic.AtomicLong;
  * buckets, each holding the partials of its writers in an array (nearly always one), because most
  * series have few buckets and a concurrent map per bucket would cost more than the data. Over
  * {@code maxPartials} partials or {@code maxBytes} of heap (partials differ in size by their
- * sketches, so a count alone does not bound memory), the oldest minute buckets are evicted first
- * (then hours, then days), and every eviction is counted.
+ * sketches, so a count alone does not bound memory), it makes room in two steps, every eviction
+ * counted: first the newcomers, entities whose every series was created in the last {@value
+ * #NEW_MILLIS} ms (newest first), which is what a flood of new names brings; then, if that is not
+ * enough, the oldest minute buckets (then hours, then days). So a flood costs itself, not the
+ * history of the entities the mesh had before it.
  */
 final class MemoryMetricsStore implements MetricsStore {
   private final ConcurrentHashMap<String, ConcurrentHashMap<SeriesKey, Series>> byMetric = new ConcurrentHashMap<>();
   private final AtomicLong size = new AtomicLong();
   private final AtomicLong bytes = new AtomicLong();
   private final AtomicLong evicted = new AtomicLong();
+  /** An entity all of whose series are younger than this is new, and makes room first. */
+  static final long NEW_MILLIS = 120_000;
   private final int maxPartials;
   private final long maxBytes;
+  private final Clock clock;
 
-  MemoryMetricsStore(int maxPartials, long maxBytes) {
+  MemoryMetricsStore(int maxPartials, long maxBytes, Clock clock) {
     this.maxPartials = maxPartials;
     this.maxBytes = maxBytes;
+    this.clock = clock;
   }
 
   @Override
@@ -46,7 +56,7 @@ final class MemoryMetricsStore implements MetricsStore {
       }
       // Within the batch, not after it: a flush of many entities must not hold the bound twice over.
       if (over(1.0)) {
-        evictOldest();
+        makeRoom();
       }
     }
   }
@@ -68,7 +78,7 @@ final class MemoryMetricsStore implements MetricsStore {
   private void put(MetricPartial p) {
     Series series = byMetric
         .computeIfAbsent(p.metric(), m -> new ConcurrentHashMap<>())
-        .computeIfAbsent(new SeriesKey(p.entityId(), p.step()), k -> new Series());
+        .computeIfAbsent(new SeriesKey(p.entityId(), p.step()), k -> new Series(clock.millis()));
     series.put(p, size, bytes);
   }
 
@@ -134,10 +144,67 @@ final class MemoryMetricsStore implements MetricsStore {
   }
 
   /**
-   * Drops the oldest bucket of the finest step held, repeatedly, until under 90% of the bounds, so
-   * that the scan over every series runs once per tenth of the store, not once per write.
+   * Evicts until under 90% of the bounds, so that the scans over every series run once per tenth of
+   * the store, not once per write: newcomers first, then the oldest buckets.
    */
-  private synchronized void evictOldest() {
+  private synchronized void makeRoom() {
+    if (over(0.9)) {
+      evictNewcomers();
+    }
+    evictOldest();
+  }
+
+  /** What one entity holds across metrics and steps, and when its oldest series was created. */
+  private static final class Holding {
+    long partials;
+    long bytes;
+    long created = Long.MAX_VALUE;
+  }
+
+  /**
+   * Drops every series of the new entities, newest first, until under 90% of the bounds or none is
+   * left. An entity that had data here before keeps its history, however many new ones arrive.
+   */
+  private void evictNewcomers() {
+    Map<String, Holding> holdings = new HashMap<>();
+    for (var series : byMetric.values()) {
+      for (var e : series.entrySet()) {
+        e.getValue().addTo(holdings.computeIfAbsent(e.getKey().entityId(), k -> new Holding()));
+      }
+    }
+    long newSince = clock.millis() - NEW_MILLIS;
+    List<Map.Entry<String, Holding>> newcomers = new ArrayList<>();
+    holdings.forEach((id, h) -> {
+      if (h.created > newSince) {
+        newcomers.add(Map.entry(id, h));
+      }
+    });
+    newcomers.sort(Comparator.comparingLong((Map.Entry<String, Holding> e) -> e.getValue().created).reversed());
+    long partialsToFree = size.get() - (long) (maxPartials * 0.9);
+    long bytesToFree = bytes.get() - (long) (maxBytes * 0.9);
+    Set<String> victims = new HashSet<>();
+    for (Map.Entry<String, Holding> e : newcomers) {
+      if (partialsToFree <= 0 && bytesToFree <= 0) {
+        break;
+      }
+      victims.add(e.getKey());
+      partialsToFree -= e.getValue().partials;
+      bytesToFree -= e.getValue().bytes;
+    }
+    if (victims.isEmpty()) {
+      return;
+    }
+    byMetric.values().forEach(series -> series.entrySet().removeIf(e -> {
+      if (!victims.contains(e.getKey().entityId())) {
+        return false;
+      }
+      evicted.addAndGet(e.getValue().dropBefore(Long.MAX_VALUE, size, bytes));
+      return true;
+    }));
+  }
+
+  /** Drops the oldest bucket of the finest step held, repeatedly, until under 90% of the bounds. */
+  private void evictOldest() {
     for (Step step : Step.values()) {
       while (over(0.9)) {
         long oldest = Long.MAX_VALUE;
@@ -180,6 +247,12 @@ final class MemoryMetricsStore implements MetricsStore {
   /** One entity's buckets of one metric and step. */
   private static final class Series {
     private final TreeMap<Long, MetricPartial[]> buckets = new TreeMap<>();
+    /** When the series was created, in the store's clock's milliseconds. */
+    private final long created;
+
+    Series(long created) {
+      this.created = created;
+    }
 
     /** Stores or replaces (same writer and sequence) a partial, counting it into the totals. */
     synchronized void put(MetricPartial p, AtomicLong size, AtomicLong bytes) {
@@ -288,6 +361,17 @@ final class MemoryMetricsStore implements MetricsStore {
       head.clear();
       size.addAndGet(-dropped);
       return dropped;
+    }
+
+    /** Adds what this series holds to its entity's holding. */
+    synchronized void addTo(Holding h) {
+      for (MetricPartial[] held : buckets.values()) {
+        h.partials += held.length;
+        for (MetricPartial p : held) {
+          h.bytes += weight(p);
+        }
+      }
+      h.created = Math.min(h.created, created);
     }
 
     synchronized long firstBucket() {

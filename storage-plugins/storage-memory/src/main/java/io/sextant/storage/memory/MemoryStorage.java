@@ -28,10 +28,10 @@ public final class MemoryStorage implements StorageComponent {
     this(config, Clock.systemUTC());
   }
 
-  /** {@code clock} stamps management documents' update times. */
+  /** {@code clock} stamps management documents' update times and tells which entities are new. */
   public MemoryStorage(MemoryStorageConfig config, Clock clock) {
     this.config = config;
-    this.metrics = new MemoryMetricsStore(config.maxPartials(), config.maxMetricBytes());
+    this.metrics = new MemoryMetricsStore(config.maxPartials(), config.maxMetricBytes(), clock);
     this.records = new MemoryRecordStore(config.maxRecords());
     // Services and their edges share a twentieth of the heap: most to the entities, the rest to edges.
     this.metadata = new MemoryMetadataStore(config.maxMetadataBytes() * 3 / 4);

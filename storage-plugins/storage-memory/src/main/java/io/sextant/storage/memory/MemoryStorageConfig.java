@@ -20,7 +20,8 @@ public record MemoryStorageConfig(
   /** The keys this plugin reads, with today's paths, defaults and ranges. */
   public static final List<ConfigKey> KEYS = List.of(
       integer(P + "maxPartials", 600_000, 1000, 500_000_000,
-          "metric partials held; past it the oldest buckets are evicted (counted)"),
+          "metric partials held; past it the new entities' (every series younger than two minutes), then the"
+              + " oldest buckets are evicted (counted)"),
       integer(P + "minuteRetentionMinutes", 1440, 60, 100_000, "how long minute data is kept"),
       integer(P + "hourRetentionHours", 168, 1, 100_000, "how long hour data is kept"),
       integer(P + "dayRetentionDays", 30, 1, 10_000, "how long day data is kept"),
@@ -30,8 +31,8 @@ public record MemoryStorageConfig(
       integer(P + "maxManagementDocuments", 10_000, 10, 1_000_000,
           "management documents held (UI templates, tasks, policies); past it creating one fails"),
       integer(P + "maxMetricMegabytes", 0, 0, 1_000_000,
-          "heap for metric partials, past which the oldest buckets are evicted (counted); 0: a fifth of the"
-              + " maximum heap"));
+          "heap for metric partials, past which the new entities', then the oldest buckets are evicted (counted);"
+              + " 0: a fifth of the maximum heap"));
 
   /** The given bound of partials, every other setting at its default. */
   public MemoryStorageConfig(int maxPartials) {

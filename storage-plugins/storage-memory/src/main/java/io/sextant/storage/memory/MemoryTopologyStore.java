@@ -4,6 +4,8 @@ import io.sextant.api.model.Scope;
 import io.sextant.api.storage.Edge;
 import io.sextant.api.storage.TopologyStore;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,8 +15,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Edges grouped by minute bucket, so a time-window read is a range scan over minutes. Bounded by an
- * estimate of its bytes: past {@code maxBytes} the oldest minutes are forgotten, and a minute that
- * alone would pass it takes no more edges (both counted).
+ * estimate of its bytes: past {@code maxBytes} it makes room to 90% of it, first by forgetting the
+ * edges seen in one minute only (newest first: what a flood of new names brings), then the oldest
+ * minutes; a minute that alone would pass it takes no more edges (all counted). So a flood costs
+ * itself, not the topology history of the services that were there before it.
  */
 final class MemoryTopologyStore implements TopologyStore {
   /** An edge's fixed cost: set node, record, its strings' headers. */
@@ -42,13 +46,48 @@ final class MemoryTopologyStore implements TopologyStore {
         continue;
       }
       long w = weight(e);
-      while (bytes.get() + w > maxBytes && forgetOldestBefore(minuteBucket)) {
-        // older minutes make room first
+      if (bytes.get() + w > maxBytes) {
+        makeRoom(minuteBucket);
       }
       if (bytes.get() + w > maxBytes) {
         evicted.incrementAndGet(); // this minute alone fills the bound
       } else if (minute.add(e)) {
         bytes.addAndGet(w);
+      }
+    }
+  }
+
+  private void makeRoom(long minuteBucket) {
+    long target = maxBytes * 9 / 10;
+    forgetNewcomers(target);
+    while (bytes.get() > target && forgetOldestBefore(minuteBucket)) {
+      // then the oldest minutes
+    }
+  }
+
+  /** Forgets the edges seen in one minute only, newest minute first, until {@code target} bytes are held. */
+  private void forgetNewcomers(long target) {
+    Set<Edge> once = new HashSet<>();
+    Set<Edge> more = new HashSet<>();
+    for (Set<Edge> minute : byMinute.values()) {
+      for (Edge e : minute) {
+        if (!more.contains(e) && !once.add(e)) {
+          once.remove(e);
+          more.add(e);
+        }
+      }
+    }
+    for (Set<Edge> minute : byMinute.descendingMap().values()) {
+      for (Iterator<Edge> it = minute.iterator(); it.hasNext() && bytes.get() > target; ) {
+        Edge e = it.next();
+        if (once.contains(e)) {
+          it.remove();
+          bytes.addAndGet(-weight(e));
+          evicted.incrementAndGet();
+        }
+      }
+      if (bytes.get() <= target) {
+        return;
       }
     }
   }

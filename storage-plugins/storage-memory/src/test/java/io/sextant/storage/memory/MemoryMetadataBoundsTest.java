@@ -56,10 +56,13 @@ class MemoryMetadataBoundsTest {
   }
 
   @Test
-  void edgesForgetOlderMinutesFirstAndStayWithinTheirBytes() {
+  void aFloodOfNewEdgesForgetsItselfFirstAndStaysWithinItsBytes() {
     long maxBytes = 1 << 20;
     MemoryTopologyStore store = new MemoryTopologyStore(maxBytes);
-    store.write(List.of(new Edge(Scope.SERVICE, "a", "b", DetectPoint.SERVER, "http")), EARLIER);
+    Edge steady = new Edge(Scope.SERVICE, "a", "b", DetectPoint.SERVER, "http");
+    for (long minute = EARLIER; minute < EARLIER + 5; minute++) {
+      store.write(List.of(steady), minute);
+    }
     for (int batch = 0; batch < 50; batch++) {
       List<Edge> edges = new ArrayList<>();
       for (int i = 0; i < 1000; i++) {
@@ -68,10 +71,27 @@ class MemoryMetadataBoundsTest {
       store.write(edges, NOW);
       assertThat(store.bytes()).isLessThanOrEqualTo(maxBytes);
     }
-    assertThat(store.read(Scope.SERVICE, EARLIER, EARLIER)).isEmpty();
+    for (long minute = EARLIER; minute < EARLIER + 5; minute++) {
+      assertThat(store.read(Scope.SERVICE, minute, minute)).as("minute %d", minute).containsExactly(steady);
+    }
     assertThat(store.read(Scope.SERVICE, NOW, NOW)).isNotEmpty();
     assertThat(store.evicted()).isGreaterThan(40_000);
     store.expire(NOW + 1);
     assertThat(store.bytes()).isZero();
+  }
+
+  @Test
+  void withoutNewcomersTheOldestMinutesAreForgotten() {
+    MemoryTopologyStore store = new MemoryTopologyStore(160 << 10); // about four minutes of these edges
+    List<Edge> edges = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      edges.add(new Edge(Scope.SERVICE, "src-" + i, "dest", DetectPoint.SERVER, "http"));
+    }
+    for (long minute = EARLIER; minute < EARLIER + 10; minute++) {
+      store.write(edges, minute); // the same edges every minute: none is new
+      assertThat(store.bytes()).isLessThanOrEqualTo(160 << 10);
+    }
+    assertThat(store.read(Scope.SERVICE, EARLIER, EARLIER)).isEmpty();
+    assertThat(store.read(Scope.SERVICE, EARLIER + 9, EARLIER + 9)).hasSize(200);
   }
 }

@@ -9,6 +9,8 @@ import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.storage.PartialRow;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.time.Step;
+import io.sextant.testkit.time.MovingClock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -45,6 +47,50 @@ class MemoryStorageTest {
     assertThat(s.evictedPartials()).isEqualTo(2000 - s.partialCount());
     assertThat(s.metrics().read("service_cpm", null, Step.MINUTE, 202611221019L, 202611221019L)).hasSize(100);
     assertThat(s.metrics().read("service_cpm", null, Step.MINUTE, 202611221000L, 202611221000L)).isEmpty();
+  }
+
+  private static PartialRow row(String entity, Step step, long bucket, long count) {
+    return new PartialRow("CALL_SERVICE", entity, step, bucket, "c1", 1, List.of(
+        new PartialRow.Cell("service_cpm", new long[] {count, 0, 0}, null),
+        new PartialRow.Cell("service_sla", new long[] {count, count, 0}, null)));
+  }
+
+  /** Issue 46: a flood of new names cost the services that were there before 87% of their minutes. */
+  @Test
+  void aFloodOfNewNamesEvictsItselfAndTheServicesBeforeItKeepEveryMinute() {
+    MovingClock clock = new MovingClock(1_795_000_000_000L);
+    MemoryStorage s = new MemoryStorage(new MemoryStorageConfig(10_000), clock);
+    long first = 202611221000L;
+    for (int minute = 0; minute < 30; minute++) {
+      List<PartialRow> batch = new ArrayList<>();
+      for (int svc = 0; svc < 5; svc++) {
+        batch.add(row("control" + svc, Step.MINUTE, first + minute, 10 + svc));
+        batch.add(row("control" + svc, Step.HOUR, 2026112210L, 10 + svc));
+        batch.add(row("control" + svc, Step.DAY, 20261122L, 10 + svc));
+      }
+      s.metrics().write(batch);
+      clock.advance(Duration.ofMinutes(1));
+    }
+    // 20,000 names never seen, in the next minute, with their roll-ups: twelve times what the store holds.
+    for (int from = 0; from < 20_000; from += 500) {
+      List<PartialRow> batch = new ArrayList<>();
+      for (int i = from; i < from + 500; i++) {
+        batch.add(row("flood" + i, Step.MINUTE, first + 30, 1));
+        batch.add(row("flood" + i, Step.HOUR, 2026112210L, 1));
+        batch.add(row("flood" + i, Step.DAY, 20261122L, 1));
+      }
+      s.metrics().write(batch);
+    }
+    assertThat(s.partialCount()).isLessThanOrEqualTo(10_000);
+    assertThat(s.evictedPartials()).isEqualTo(5 * 32 * 2 + 20_000 * 3 * 2 - s.partialCount());
+    for (int svc = 0; svc < 5; svc++) {
+      List<String> ids = List.of("control" + svc);
+      long calls = 10 + svc;
+      assertThat(s.metrics().read("service_cpm", ids, Step.MINUTE, first, first + 29))
+          .as("every minute of control%d", svc).hasSize(30).allMatch(p -> p.values()[0] == calls);
+      assertThat(s.metrics().read("service_sla", ids, Step.HOUR, 2026112210L, 2026112210L))
+          .singleElement().matches(p -> p.values()[0] == calls);
+    }
   }
 
   @Test

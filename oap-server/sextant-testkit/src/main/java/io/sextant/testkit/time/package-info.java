@@ -1,0 +1,2 @@
+/** Time for tests: a clock they move themselves. */
+package io.sextant.testkit.time;
