@@ -58,16 +58,22 @@ record HttpUsers(Map<String, User> users, Tokens editorTokens, Tokens viewerToke
       }
       users.put(name, new User(name, role(u, source), hash.getBytes(StandardCharsets.UTF_8)));
     }
-    List<String> editors = new ArrayList<>();
-    List<String> viewers = new ArrayList<>();
-    for (Map<String, Object> t : entries(top.get("tokens"), source, "tokens")) {
+    List<Tokens.Named> editors = new ArrayList<>();
+    List<Tokens.Named> viewers = new ArrayList<>();
+    List<Map<String, Object>> tokens = entries(top.get("tokens"), source, "tokens");
+    for (int i = 0; i < tokens.size(); i++) {
+      Map<String, Object> t = tokens.get(i);
       String digest = field(t, "sha256", source);
       if (!digest.matches("[0-9a-fA-F]{64}")) {
         throw new IllegalArgumentException(source + ": token " + t.get("name") + ": sha256 must be 64 hex digits");
       }
-      (role(t, source) == Role.EDITOR ? editors : viewers).add(digest);
+      // The audit log names the token a write came with; an entry without a name by its place.
+      Object given = t.get("name");
+      String name = given == null || String.valueOf(given).isBlank() ? "tokens[" + (i + 1) + "]"
+          : String.valueOf(given);
+      (role(t, source) == Role.EDITOR ? editors : viewers).add(Tokens.Named.ofHex(name, digest));
     }
-    return new HttpUsers(Map.copyOf(users), Tokens.ofDigests(editors), Tokens.ofDigests(viewers));
+    return new HttpUsers(Map.copyOf(users), Tokens.of(editors), Tokens.of(viewers));
   }
 
   @SuppressWarnings("unchecked")

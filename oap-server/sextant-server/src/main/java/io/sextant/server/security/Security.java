@@ -35,14 +35,14 @@ public final class Security {
   private final HttpAuthentication httpAuthentication;
 
   public Security(SextantConfig config, MeterRegistry registry) {
-    settingReceiverTokens = Tokens.parse(config.string("auth.receiverTokens"));
+    settingReceiverTokens = Tokens.parse(config.string("auth.receiverTokens"), "auth.receiverTokens");
     receiverTokensFile = file(config.string("auth.receiverTokensFile"));
     receiverTokens = settingReceiverTokens;
-    editorTokens = Tokens.parse(config.string("auth.editorTokens"));
-    viewerTokens = Tokens.parse(config.string("auth.viewerTokens"));
+    editorTokens = Tokens.parse(config.string("auth.editorTokens"), "auth.editorTokens");
+    viewerTokens = Tokens.parse(config.string("auth.viewerTokens"), "auth.viewerTokens");
     usersFile = file(config.string("auth.usersFile"));
     users = HttpUsers.NONE.withTokens(editorTokens, viewerTokens);
-    metricsToken = Tokens.parse(config.string("auth.metricsToken"));
+    metricsToken = Tokens.parse(config.string("auth.metricsToken"), "auth.metricsToken");
     grpcTls = config.bool("tls.grpc");
     httpTls = config.bool("tls.http");
     httpClientCertificates = config.bool("tls.httpRequiresClientCertificate");
@@ -95,7 +95,8 @@ public final class Security {
     if (receiverTokensFile != null) {
       byte[] text = receiverTokensFile.changed();
       if (text != null) {
-        receiverTokens = settingReceiverTokens.and(Tokens.parse(new String(text, StandardCharsets.UTF_8)));
+        receiverTokens = settingReceiverTokens.and(Tokens.parse(new String(text, StandardCharsets.UTF_8),
+            "auth.receiverTokensFile"));
         LOG.info("receiver tokens read from {}", receiverTokensFile.path());
       }
     }

@@ -150,6 +150,12 @@ class GraphqlRolesIT {
     assertThat(post(secured, READ, "Bearer grafana-token").body()).contains("\"version\"");
     assertThat(add("Bearer grafana-token").body()).contains("needs the editor role");
     assertThat(post(secured, READ, "Bearer guessed").statusCode()).isEqualTo(401);
+    String id = JSON.readTree(proxied).at("/data/addTemplate/id").asText();
+    // Each token by its name: the users file's, or the setting a token came from.
+    assertThat(AUDIT.list).extracting(ILoggingEvent::getFormattedMessage)
+        .anyMatch(l -> l.contains("who=token:auth.editorTokens role=editor operation=addTemplate target=\"id=" + id))
+        .anyMatch(l -> l.contains("who=token:grafana role=viewer operation=addTemplate outcome=refused reason=role"))
+        .noneMatch(l -> l.contains("ui-proxy-token") || l.contains("grafana-token"));
   }
 
   @Test

@@ -24,8 +24,9 @@ class HttpAuthenticationTest {
         .isEqualTo(Role.VIEWER);
     assertThat(auth(HttpUsers.NONE, "auto", true, registry).authenticate(null).reason())
         .as("a users file that became empty").isEqualTo("missing_credentials");
-    assertThat(auth(HttpUsers.NONE.withTokens(Tokens.parse("t"), Tokens.NONE), "auto", false, registry)
-        .authenticate(null).reason()).isEqualTo("missing_credentials");
+    HttpUsers tokenOnly = HttpUsers.NONE.withTokens(Tokens.parse("t", "auth.editorTokens"), Tokens.NONE);
+    assertThat(auth(tokenOnly, "auto", false, registry).authenticate(null).reason())
+        .isEqualTo("missing_credentials");
     assertThat(auth(HttpUsers.NONE, "none", false, registry).authenticate(null).caller()).isNull();
     assertThat(auth(HttpUsers.NONE, "editor", false, registry).authenticate(null).caller().role())
         .isEqualTo(Role.EDITOR);
@@ -43,6 +44,20 @@ class HttpAuthenticationTest {
     assertThat(auth.authenticate(basic).reason()).as("alice removed").isEqualTo("wrong_password");
     assertThat(auth.authenticate("Basic not-base64!").reason()).isEqualTo("malformed");
     assertThat(auth.authenticate("Digest x").reason()).isEqualTo("unsupported_scheme");
+  }
+
+  @Test
+  void aTokenCallerIsNamedByItsEntryInTheUsersFileOrItsSetting() throws Exception {
+    String digest = java.util.HexFormat.of().formatHex(Tokens.sha256("ci-secret"));
+    HttpUsers users = HttpUsers.parse(("tokens:\n  - {name: ci, role: editor, sha256: \"" + digest + "\"}\n"
+        + "  - {role: viewer, sha256: \"" + java.util.HexFormat.of().formatHex(Tokens.sha256("anon")) + "\"}\n")
+        .getBytes(StandardCharsets.UTF_8), "users.yaml")
+        .withTokens(Tokens.NONE, Tokens.parse("v1,v2", "auth.viewerTokens"));
+    HttpAuthentication auth = auth(users, "auto", true, new SimpleMeterRegistry());
+    assertThat(auth.authenticate("Bearer ci-secret").caller()).isEqualTo(new io.sextant.query.graphql.Caller(
+        "token:ci", Role.EDITOR));
+    assertThat(auth.authenticate("anon").caller().name()).as("an entry without a name").isEqualTo("token:tokens[2]");
+    assertThat(auth.authenticate("Bearer v2").caller().name()).isEqualTo("token:auth.viewerTokens[2]");
   }
 
   @Test
