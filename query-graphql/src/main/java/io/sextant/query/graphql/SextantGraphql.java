@@ -144,9 +144,8 @@ public final class SextantGraphql {
     GraphQL.Builder graphql = GraphQL.newGraphQL(schema)
         .queryExecutionStrategy(strategy)
         .instrumentation(new QueryLimitsInstrumentation(limits));
-    if (cachedDocuments > 0) {
-      graphql.preparsedDocumentProvider(new DocumentCache(cachedDocuments));
-    }
+    graphql.preparsedDocumentProvider(new ChosenOperation(cachedDocuments > 0 ? new DocumentCache(cachedDocuments)
+        : null));
     return graphql.build();
   }
 

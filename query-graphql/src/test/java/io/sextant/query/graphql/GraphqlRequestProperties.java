@@ -16,6 +16,7 @@ import java.time.ZoneOffset;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -42,6 +43,25 @@ class GraphqlRequestProperties {
     assertThat(answer.containsKey("data") || answer.containsKey("errors")).as(document).isTrue();
     // How far the documents get: refused before running, or executed (with or without field errors).
     Statistics.collect(answer.get("data") != null ? "executed" : "refused");
+  }
+
+  /**
+   * Which operation to run is the request's to say: a document of several and no {@code
+   * operationName} is answered with an error naming the problem, as is a name the document lacks.
+   */
+  @Example
+  void severalOperationsWithoutAChoiceAreAnsweredWithAnError() {
+    String two = "query first { version } query second { getTimeInfo { timezone } }";
+    for (String name : new String[] {null, "third"}) {
+      Map<String, Object> answer = ENGINE.execute(ExecutionInput.newExecutionInput(two).operationName(name).build())
+          .toSpecification();
+      assertThat(answer.get("data")).as(name).isNull();
+      assertThat(String.valueOf(answer.get("errors"))).as(name).contains(name == null ? "operationName" : "third");
+    }
+    Map<String, Object> chosen = ENGINE.execute(ExecutionInput.newExecutionInput(two).operationName("second").build())
+        .toSpecification();
+    assertThat(chosen).doesNotContainKey("errors");
+    assertThat(String.valueOf(chosen.get("data"))).contains("getTimeInfo").doesNotContain("version");
   }
 
   @Provide

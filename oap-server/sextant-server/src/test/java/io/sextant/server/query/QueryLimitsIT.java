@@ -56,6 +56,17 @@ class QueryLimitsIT {
   }
 
   @Test
+  void aDocumentOfTwoOperationsWithoutOperationNameIsAnsweredWithAnErrorNotA500() throws Exception {
+    HttpResponse<String> r = TestServer.HTTP.send(HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + sextant().httpPort + "/graphql"))
+        .header("content-type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"query\": \"query a { version } query b { version }\"}"))
+        .build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.body()).contains("the document has 2 operations (a, b)").contains("operationName");
+  }
+
+  @Test
   void requestLatencyIsCountedByOutcome() throws Exception {
     Map<String, Double> before = requestCounts();
     sextant().data("{ version }");
