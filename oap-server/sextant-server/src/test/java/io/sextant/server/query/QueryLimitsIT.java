@@ -72,7 +72,7 @@ class QueryLimitsIT {
     sextant().data("{ version }");
     sextant().graphql("{ getGlobalTopology(duration: " + DURATION + ") { nodes { id } } }");
     HttpResponse<String> bad = TestServer.HTTP.send(HttpRequest.newBuilder(
-            URI.create("http://127.0.0.1:" + sextant().httpPort + "/graphql"))
+            URI.create("http://127.0.0.1:" + sextant().httpPort + "/graphql")).header("content-type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString("{not json")).build(), HttpResponse.BodyHandlers.ofString());
     assertThat(bad.statusCode()).isEqualTo(400);
     assertThat(bad.body()).contains("request body is not valid JSON");

@@ -9,6 +9,12 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.linecorp.armeria.client.WebClient;
+import com.linecorp.armeria.common.AggregatedHttpResponse;
+import com.linecorp.armeria.common.HttpMethod;
+import com.linecorp.armeria.common.MediaType;
+import com.linecorp.armeria.common.RequestHeaders;
+import com.linecorp.armeria.common.RequestHeadersBuilder;
 import io.sextant.server.testing.TestServer;
 import io.sextant.server.testing.UiGraphql;
 import java.net.URI;
@@ -114,7 +120,8 @@ class GraphqlRolesIT {
   void swctlBasicUsersGetTheirRolesAndWrongPasswordsAre401() throws Exception {
     HttpResponse<String> anonymous = post(secured, READ, null);
     assertThat(anonymous.statusCode()).as("users configured: anonymous asks for credentials").isEqualTo(401);
-    assertThat(anonymous.headers().allValues("www-authenticate")).anyMatch(v -> v.startsWith("Basic"));
+    // A Bearer challenge only: a Basic one would make a browser keep a password for cross-site requests.
+    assertThat(anonymous.headers().allValues("www-authenticate")).containsExactly("Bearer realm=\"sextant\"");
     assertThat(anonymous.body()).contains("asks for credentials");
 
     assertThat(post(secured, READ, basic("bob", "bob-pw")).body()).contains("\"version\"");
@@ -156,6 +163,60 @@ class GraphqlRolesIT {
         .anyMatch(l -> l.contains("who=token:auth.editorTokens role=editor operation=addTemplate target=\"id=" + id))
         .anyMatch(l -> l.contains("who=token:grafana role=viewer operation=addTemplate outcome=refused reason=role"))
         .noneMatch(l -> l.contains("ui-proxy-token") || l.contains("grafana-token"));
+  }
+
+  /**
+   * Cross-site request forgery as a hostile page would try it: alice's browser holds her Basic
+   * credentials and is made to POST a write to Sextant as text/plain (no preflight) from another
+   * site. Refused on both counts, nothing written; the query console and the UI's proxy, same-origin
+   * and JSON, still write.
+   */
+  @Test
+  void aBrowserWriteFromAnotherSiteIsRefusedAndSameOriginWritesStillRun() throws Exception {
+    String alice = basic("alice", "alice-pw");
+    String self = "http://127.0.0.1:" + secured.httpPort;
+    String body = JSON.writeValueAsString(Map.of("query", ADD, "variables", Map.of("setting",
+        Map.of("configuration", MINE))));
+    int templates = secured.server.query().templates().all().size();
+    AggregatedHttpResponse forged = browser(body, "text/plain;charset=UTF-8", alice, "https://evil.example",
+        "cross-site");
+    assertThat(forged.status().code()).isEqualTo(415);
+    assertThat(forged.contentUtf8()).contains("takes Content-Type: application/json, not text/plain");
+    AggregatedHttpResponse forgedJson = browser(body, "application/json", alice, "https://evil.example", "cross-site");
+    assertThat(forgedJson.status().code()).isEqualTo(403);
+    assertThat(forgedJson.contentUtf8()).contains("from another site (Sec-Fetch-Site: cross-site)");
+    // An older browser without Fetch Metadata: the Origin against the Host.
+    assertThat(browser(body, "application/json", alice, "https://evil.example", null).status().code())
+        .isEqualTo(403);
+    assertThat(browser(body, "application/json", alice, "null", null).status().code()).isEqualTo(403);
+    assertThat(secured.server.query().templates().all()).as("nothing written").hasSize(templates);
+
+    // The console at /, as the browser sends its requests, in a browser with and without Fetch Metadata.
+    for (String site : new String[] {"same-origin", null}) {
+      AggregatedHttpResponse console = browser(body, "application/json", alice, self, site);
+      assertThat(console.status().code()).as(site).isEqualTo(200);
+      assertThat(JSON.readTree(console.contentUtf8()).at("/data/addTemplate/status").asBoolean())
+          .as(console.contentUtf8()).isTrue();
+    }
+    // The UI's proxy passes the browser's Origin on while it talks to Sextant's own address.
+    AggregatedHttpResponse proxied = browser(body, "application/json; charset=utf-8", alice,
+        "https://ui.example", "same-origin");
+    assertThat(proxied.status().code()).as(proxied.contentUtf8()).isEqualTo(200);
+    assertThat(secured.server.query().templates().all()).hasSize(templates + 3);
+    assertThat(secured.server.registry().scrape())
+        .contains("sextant_graphql_refused_requests_total{reason=\"content_type\"} 1.0")
+        .contains("sextant_graphql_refused_requests_total{reason=\"cross_site\"} 3.0");
+  }
+
+  /** A POST to /graphql with the headers a browser adds; null leaves a header out. */
+  private static AggregatedHttpResponse browser(String body, String contentType, String authorization, String origin,
+      String fetchSite) {
+    RequestHeadersBuilder h = RequestHeaders.builder(HttpMethod.POST, "/graphql")
+        .contentType(MediaType.parse(contentType)).add("authorization", authorization).add("origin", origin);
+    if (fetchSite != null) {
+      h.add("sec-fetch-site", fetchSite).add("sec-fetch-mode", "same-origin".equals(fetchSite) ? "cors" : "no-cors");
+    }
+    return WebClient.of("h1c://127.0.0.1:" + secured.httpPort).execute(h.build(), body).aggregate().join();
   }
 
   @Test
