@@ -1,9 +1,6 @@
 package io.sextant.server.assembly;
 
 import com.linecorp.armeria.common.HttpResponse;
-import com.linecorp.armeria.common.HttpStatus;
-import com.linecorp.armeria.common.MediaType;
-import com.linecorp.armeria.common.ResponseHeaders;
 import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.ServiceRequestContext;
 import io.grpc.Status;
@@ -22,7 +19,6 @@ import org.slf4j.LoggerFactory;
 final class UnservedGrpcCalls implements HttpService {
   private static final Logger LOG = LoggerFactory.getLogger(UnservedGrpcCalls.class);
   private static final long LOG_INTERVAL_MILLIS = 60_000;
-  private static final MediaType GRPC = MediaType.parse("application/grpc");
 
   private final Counter unserved;
   private final AtomicLong lastLog = new AtomicLong(Long.MIN_VALUE / 2);
@@ -42,24 +38,7 @@ final class UnservedGrpcCalls implements HttpService {
       LOG.warn("a client called {}, which Sextant does not serve (answered UNIMPLEMENTED; logged once a minute)",
           path);
     }
-    // Trailers-only response: status and message in the headers, no body.
-    return HttpResponse.of(ResponseHeaders.builder(HttpStatus.OK)
-        .contentType(GRPC)
-        .add("grpc-status", Integer.toString(Status.Code.UNIMPLEMENTED.value()))
-        .add("grpc-message", percentEncode("Sextant does not serve " + path.substring(1)))
-        .build());
-  }
-
-  /** grpc-message is percent-encoded outside printable ASCII (and '%' itself). */
-  private static String percentEncode(String message) {
-    StringBuilder out = new StringBuilder(message.length());
-    for (byte b : message.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
-      if (b >= 0x20 && b < 0x7f && b != '%') {
-        out.append((char) b);
-      } else {
-        out.append('%').append(String.format("%02X", b & 0xff));
-      }
-    }
-    return out.toString();
+    // Trailers-only: the status in the one HEADERS frame, which ends the stream (grpc-go needs that).
+    return TrailersOnly.of(Status.Code.UNIMPLEMENTED, "Sextant does not serve " + path.substring(1));
   }
 }

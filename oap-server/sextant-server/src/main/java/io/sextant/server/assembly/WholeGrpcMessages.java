@@ -5,9 +5,6 @@ import com.linecorp.armeria.common.HttpData;
 import com.linecorp.armeria.common.HttpObject;
 import com.linecorp.armeria.common.HttpRequest;
 import com.linecorp.armeria.common.HttpResponse;
-import com.linecorp.armeria.common.HttpStatus;
-import com.linecorp.armeria.common.ResponseHeaders;
-import com.linecorp.armeria.common.grpc.GrpcSerializationFormats;
 import io.grpc.Status;
 import io.micrometer.core.instrument.Counter;
 import io.netty.buffer.ByteBuf;
@@ -94,8 +91,6 @@ final class WholeGrpcMessages extends FilteredHttpRequest {
    */
   HttpResponse answer(HttpResponse response) {
     return response.recover(cause -> refusal == null ? HttpResponse.ofFailure(cause)
-        : HttpResponse.of(ResponseHeaders.builder(HttpStatus.OK).contentType(GrpcSerializationFormats.PROTO
-            .mediaType()).add("grpc-status", Integer.toString(Status.Code.INVALID_ARGUMENT.value()))
-            .add("grpc-message", refusal).build()));
+        : TrailersOnly.of(Status.Code.INVALID_ARGUMENT, refusal));
   }
 }

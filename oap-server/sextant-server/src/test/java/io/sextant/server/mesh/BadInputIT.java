@@ -11,6 +11,7 @@ import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.query.mqe.MqeEntity;
 import io.sextant.server.testing.RawGrpc;
+import io.sextant.server.testing.RawHttp2;
 import io.sextant.server.testing.SextantExtension;
 import io.sextant.server.testing.TestServer;
 import io.sextant.testkit.poll.Poll;
@@ -212,6 +213,48 @@ class BadInputIT {
     assertThat(status.getDescription()).contains("time_range");
     sextant().flush();
     assertThat(cpm()).isEqualTo(1);
+  }
+
+  /**
+   * As grpc-go (Satellite, Rover) reads an answer: a gRPC status in a HEADERS frame counts only if
+   * that frame ends the stream (a trailers-only answer); a stream ending in a DATA frame after it is
+   * "server closed the stream without sending trailers", {@code Internal}. Sent as grpc-go sends a
+   * call: h2c, {@code te: trailers}, a framed message.
+   */
+  @Test
+  void grpcGoClientsReadEachRefusalAsATrailersOnlyAnswer() throws Exception {
+    Map<String, String> grpcGo = Map.of("content-type", "application/grpc", "te", "trailers",
+        "user-agent", "grpc-go/1.64.0", "grpc-accept-encoding", "gzip");
+    byte[] message = RawHttp2.grpcFrame(new byte[] {0x0a, 0x01, 0x78});
+    Map<String, byte[]> calls = Map.of(
+        // Not a service of Sextant: Rover's and Satellite's reflection, Rover's access log.
+        "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo", message,
+        "/skywalking.v3.EBPFAccessLogService/collect", message,
+        // A served service, a method it lacks.
+        "/skywalking.v3.ServiceMeshMetricService/nope", message,
+        // A served method, the stream cut off inside a message prefix (WholeGrpcMessages).
+        "/skywalking.v3.ServiceMeshMetricService/collect", new byte[] {0, 0, 0});
+    Map<String, Integer> expected = Map.of("/skywalking.v3.ServiceMeshMetricService/collect",
+        Status.Code.INVALID_ARGUMENT.value());
+    for (Map.Entry<String, byte[]> call : calls.entrySet()) {
+      List<RawHttp2.Frame> frames = RawHttp2.post(sextant().grpcPort, call.getKey(), grpcGo, call.getValue());
+      RawHttp2.Frame first = frames.get(0);
+      assertThat(first.type()).as(call.getKey() + ": " + frames).isEqualTo("HEADERS");
+      assertThat(first.endStream()).as(call.getKey() + ": the status ends the stream: " + frames).isTrue();
+      assertThat(first.headers()).as(call.getKey()).containsEntry(":status", "200")
+          .containsEntry("content-type", "application/grpc")
+          .containsEntry("grpc-status", String.valueOf(expected.getOrDefault(call.getKey(),
+              Status.Code.UNIMPLEMENTED.value())))
+          .containsKey("grpc-message");
+    }
+    // And through grpc-java's stub, for a service Sextant does not serve.
+    var reflection = GrpcClients.builder("http://127.0.0.1:" + sextant().grpcPort)
+        .build(io.grpc.reflection.v1alpha.ServerReflectionGrpc.ServerReflectionStub.class);
+    Status status = TestServer.clientStream(reflection::serverReflectionInfo, List.of(
+        io.grpc.reflection.v1alpha.ServerReflectionRequest.newBuilder().setListServices("*").build()));
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+    assertThat(status.getDescription()).isEqualTo(
+        "Sextant does not serve grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo");
   }
 
   @Test
