@@ -20,6 +20,9 @@ import io.sextant.server.security.HttpAuthentication;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -39,10 +42,15 @@ final class GraphqlHttpService implements HttpService {
 
   private final HttpAuthentication authentication;
   private final MeterRegistry registry;
+  /** Runs the requests: as many threads as cores, a bounded queue, refusing past it. */
+  private final ThreadPoolExecutor queries;
+  private final int queueCapacity;
 
   GraphqlHttpService(GraphqlExchange exchange, Duration computeFor, MeterRegistry registry,
-      HttpAuthentication authentication) {
+      HttpAuthentication authentication, ThreadPoolExecutor queries) {
     this.exchange = exchange;
+    this.queries = queries;
+    this.queueCapacity = queries.getQueue().remainingCapacity() + queries.getQueue().size();
     this.authentication = authentication;
     this.registry = registry;
     this.computeNanos = computeFor.toNanos();
@@ -79,8 +87,33 @@ final class GraphqlHttpService implements HttpService {
           + crossSite + "): Sextant answers GraphQL only to its own pages, a proxy in front of it, and clients"
           + " that are not browsers");
     }
-    // Off the event loop too: a first bcrypt check takes tens of milliseconds.
-    return HttpResponse.of(req.aggregate().thenApplyAsync(this::execute, ctx.blockingTaskExecutor()));
+    // On the query threads, never the event loop (a first bcrypt check takes tens of milliseconds),
+    // nor Armeria's blocking executor: its 200 threads of CPU-bound queries starved the event loops,
+    // and with them the probes. Past the queue, refused at once.
+    CompletableFuture<HttpResponse> answer = new CompletableFuture<>();
+    CompletableFuture<?> unusedRead = req.aggregate().handle((request, failure) -> {
+      if (failure != null) {
+        answer.completeExceptionally(failure);
+        return null;
+      }
+      try {
+        queries.execute(() -> {
+          try {
+            // The client gave up or the request timed out while it waited: no answer is awaited.
+            answer.complete(ctx.isCancelled() ? HttpResponse.of(HttpStatus.SERVICE_UNAVAILABLE)
+                : execute(request));
+          } catch (Throwable t) {
+            answer.completeExceptionally(t);
+          }
+        });
+      } catch (RejectedExecutionException e) {
+        answer.complete(refuse(HttpStatus.SERVICE_UNAVAILABLE, "busy", "too many queries in progress ("
+            + queries.getMaximumPoolSize() + " running, " + queueCapacity + " waiting: query.threads,"
+            + " query.maxQueuedRequests); retry later"));
+      }
+      return null;
+    });
+    return HttpResponse.of(answer);
   }
 
   private HttpResponse execute(AggregatedHttpRequest req) {

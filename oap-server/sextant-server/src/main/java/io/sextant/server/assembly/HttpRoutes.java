@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.function.Supplier;
 
 /**
@@ -39,7 +40,7 @@ final class HttpRoutes {
    */
   static void install(ServerBuilder sb, int httpPort, GraphqlExchange exchange, Duration requestTimeout,
       PrometheusMeterRegistry registry, Readiness readiness, Security security, AlarmStatus alarms,
-      ServerStatus server) {
+      ServerStatus server, ThreadPoolExecutor queries) {
     String console = consolePage();
     VirtualHostBuilder host = sb.virtualHost(httpPort);
     if (security.httpRequiresClientCertificate()) {
@@ -47,7 +48,7 @@ final class HttpRoutes {
     }
     host
         .service("/graphql", new GraphqlHttpService(exchange, requestTimeout.multipliedBy(4).dividedBy(5), registry,
-            security.http()))
+            security.http(), queries))
         .service("/metrics", (ctx, req) -> security.metricsAllowed(req.headers().get(HttpHeaderNames.AUTHORIZATION))
             ? HttpResponse.of(HttpStatus.OK, PROMETHEUS, registry.scrape())
             : HttpResponse.of(HttpStatus.UNAUTHORIZED, MediaType.PLAIN_TEXT_UTF_8,

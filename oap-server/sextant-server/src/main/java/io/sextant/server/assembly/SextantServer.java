@@ -9,6 +9,7 @@ import com.linecorp.armeria.server.grpc.GrpcService;
 import com.linecorp.armeria.server.grpc.GrpcServiceBuilder;
 import graphql.GraphQL;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -55,6 +56,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -102,6 +104,7 @@ public final class SextantServer implements AutoCloseable {
   private static final Duration ROSTER_BEAT = Duration.ofSeconds(10);
   private CollectorRoster roster;
   private ThreadPoolExecutor expressionPool;
+  private ThreadPoolExecutor queryPool;
   private Server server;
   private boolean closed;
 
@@ -207,9 +210,13 @@ public final class SextantServer implements AutoCloseable {
     roster = new CollectorRoster(storage::management, config.string("core.collectorId"), advertisedHost(), grpcPort,
         httpPort, Clock.systemUTC(), ROSTER_BEAT);
     GraphqlExchange exchange = new GraphqlExchange(graphql);
+    queryPool = queryPool(config.integer("query.threads"), config.integer("query.maxQueuedRequests"));
+    Gauge.builder("sextant_graphql_queued_requests", queryPool, p -> p.getQueue().size())
+        .description("GraphQL requests waiting for a query thread (query.threads, query.maxQueuedRequests)")
+        .register(registry);
     HttpRoutes.install(sb, httpPort, exchange, Duration.ofSeconds(config.integer("server.requestTimeoutSeconds")),
         registry, readiness, security, alarms.status(advertisedHost() + "_" + grpcPort),
-        new ServerStatus(roster, storage::retention, config));
+        new ServerStatus(roster, storage::retention, config), queryPool);
     server = sb.build();
     try {
       server.start().join();
@@ -287,6 +294,22 @@ public final class SextantServer implements AutoCloseable {
       t.setDaemon(true);
       return t;
     }, new ThreadPoolExecutor.CallerRunsPolicy());
+  }
+
+  /**
+   * Runs GraphQL requests: {@code threads} of them (0: the cores, at least 2) and {@code queued}
+   * waiting, refused past that. As many CPU-bound threads as cores leave the event loops, which
+   * answer the probes and read every request, their share of the CPU.
+   */
+  static ThreadPoolExecutor queryPool(int threads, int queued) {
+    int n = threads > 0 ? threads : Math.max(2, Runtime.getRuntime().availableProcessors());
+    AtomicInteger count = new AtomicInteger();
+    return new ThreadPoolExecutor(n, n, 60, TimeUnit.SECONDS,
+        queued > 0 ? new ArrayBlockingQueue<>(queued) : new SynchronousQueue<>(), r -> {
+          Thread t = new Thread(r, "sextant-query-" + count.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        }, new ThreadPoolExecutor.AbortPolicy());
   }
 
   private static SessionProtocol protocol(boolean tls) {
@@ -430,6 +453,9 @@ public final class SextantServer implements AutoCloseable {
       } catch (RuntimeException e) {
         LOG.debug("could not remove this collector from the list in storage; it drops out on its own", e);
       }
+    }
+    if (queryPool != null) {
+      queryPool.shutdownNow();
     }
     if (expressionPool != null) {
       expressionPool.shutdownNow();

@@ -64,6 +64,12 @@ public final class ConfigKeys {
       integer("query.maxDepth", 15, 2, 100, "deepest GraphQL selection"),
       integer("query.maxComplexity", 5000, 10, 1_000_000, "most fields in one GraphQL request"),
       integer("query.maxDurationPoints", 10080, 10, 1_000_000, "most time points in one queried duration"),
+      integer("query.threads", 0, 0, 256,
+          "threads running GraphQL requests (and checking their passwords); 0: the cores, at least 2. Bounded so"
+              + " that the event loops, which answer the probes, always get a core"),
+      integer("query.maxQueuedRequests", 256, 0, 100_000,
+          "GraphQL requests waiting for a query thread; past them a request is refused 503 (too many queries in"
+              + " progress)"),
       integer("query.expressionThreads", 4, 1, 256,
           "threads running the expressions of one request at once (1: one after another)"),
       integer("query.warmUpSeconds", 15, 0, 600,
