@@ -46,9 +46,13 @@ final class GraphqlHttpService implements HttpService {
   private final ThreadPoolExecutor queries;
   private final int queueCapacity;
 
+  /** Whether a 401 asks a browser for a password too (auth.browserLogin). */
+  private final boolean browserLogin;
+
   GraphqlHttpService(GraphqlExchange exchange, Duration computeFor, MeterRegistry registry,
-      HttpAuthentication authentication, ThreadPoolExecutor queries) {
+      HttpAuthentication authentication, boolean browserLogin, ThreadPoolExecutor queries) {
     this.exchange = exchange;
+    this.browserLogin = browserLogin;
     this.queries = queries;
     this.queueCapacity = queries.getQueue().remainingCapacity() + queries.getQueue().size();
     this.authentication = authentication;
@@ -133,13 +137,17 @@ final class GraphqlHttpService implements HttpService {
   }
 
   /**
-   * 401 with the reason as a GraphQL error and a {@code Bearer} challenge only: a {@code Basic} one
+   * 401 with the reason as a GraphQL error and a {@code Bearer} challenge: a {@code Basic} one
    * makes a browser ask for a password once and then send it with every request to this origin,
-   * cross-site ones included. swctl and curl send their Basic credentials without being asked.
+   * so it is added only when {@code auth.browserLogin} asks for it. swctl and curl send their Basic
+   * credentials without being asked.
    */
-  private static HttpResponse unauthorized(String message) {
-    return errorAnswer(ResponseHeaders.builder(HttpStatus.UNAUTHORIZED)
-        .add(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"sextant\""), message);
+  private HttpResponse unauthorized(String message) {
+    ResponseHeadersBuilder headers = ResponseHeaders.builder(HttpStatus.UNAUTHORIZED);
+    if (browserLogin) {
+      headers.add(HttpHeaderNames.WWW_AUTHENTICATE, "Basic realm=\"sextant\", charset=\"UTF-8\"");
+    }
+    return errorAnswer(headers.add(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"sextant\""), message);
   }
 
   /** A request refused before it is read: the reason as a GraphQL error, counted by reason. */

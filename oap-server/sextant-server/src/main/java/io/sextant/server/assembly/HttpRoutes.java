@@ -48,7 +48,7 @@ final class HttpRoutes {
     }
     host
         .service("/graphql", new GraphqlHttpService(exchange, requestTimeout.multipliedBy(4).dividedBy(5), registry,
-            security.http(), queries))
+            security.http(), security.browserLogin(), queries))
         .service("/metrics", (ctx, req) -> security.metricsAllowed(req.headers().get(HttpHeaderNames.AUTHORIZATION))
             ? HttpResponse.of(HttpStatus.OK, PROMETHEUS, registry.scrape())
             : HttpResponse.of(HttpStatus.UNAUTHORIZED, MediaType.PLAIN_TEXT_UTF_8,

@@ -96,6 +96,10 @@ public final class ConfigKeys {
           "what a GraphQL caller without credentials may do: auto is viewer when no user or token is configured,"
               + " none otherwise; editor (writes) only on a laptop"),
       optionalString("auth.metricsToken", "bearer token /metrics asks for (empty: /metrics is open)"),
+      bool("auth.browserLogin", false,
+          "a GraphQL 401 also carries a Basic challenge, so a browser asks for a user and password (booster-ui,"
+              + " which has no login of its own); the browser then sends them with every request to this origin,"
+              + " which /graphql's JSON-only and same-site checks keep from being forged"),
       bool("tls.grpc", false, "the gRPC port speaks TLS (tls.certificateFile, tls.keyFile)"),
       bool("tls.http", false, "the HTTP port speaks TLS (tls.certificateFile, tls.keyFile)"),
       optionalString("tls.certificateFile", "PEM certificate chain of both ports, re-read when it changes"),

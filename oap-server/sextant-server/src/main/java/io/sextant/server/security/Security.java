@@ -33,6 +33,7 @@ public final class Security {
   private final boolean httpClientCertificates;
   private final ReceiverAuthentication receiverAuthentication;
   private final HttpAuthentication httpAuthentication;
+  private final boolean browserLogin;
 
   public Security(SextantConfig config, MeterRegistry registry) {
     settingReceiverTokens = Tokens.parse(config.string("auth.receiverTokens"), "auth.receiverTokens");
@@ -43,6 +44,7 @@ public final class Security {
     usersFile = file(config.string("auth.usersFile"));
     users = HttpUsers.NONE.withTokens(editorTokens, viewerTokens);
     metricsToken = Tokens.parse(config.string("auth.metricsToken"), "auth.metricsToken");
+    browserLogin = config.bool("auth.browserLogin");
     grpcTls = config.bool("tls.grpc");
     httpTls = config.bool("tls.http");
     httpClientCertificates = config.bool("tls.httpRequiresClientCertificate");
@@ -115,6 +117,14 @@ public final class Security {
 
   public HttpAuthentication http() {
     return httpAuthentication;
+  }
+
+  /**
+   * Whether a 401 asks browsers for a user and password ({@code Basic}), so that a UI without a
+   * login of its own (booster-ui) can be used with users; {@code auth.browserLogin}, off by default.
+   */
+  public boolean browserLogin() {
+    return browserLogin;
   }
 
   /** Whether {@code /metrics} asks for a token, and if so whether this {@code Authorization} carries it. */
