@@ -52,13 +52,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -107,6 +110,9 @@ public final class SextantServer implements AutoCloseable {
   private ThreadPoolExecutor queryPool;
   private Server server;
   private boolean closed;
+  private ShippedTemplates shippedTemplates;
+  /** How long a start waits for the shipped dashboards before it is ready anyway. */
+  private static final long TEMPLATES_GRACE_MILLIS = 2_000;
 
   public SextantServer(SextantConfig config) {
     this.config = config;
@@ -143,7 +149,7 @@ public final class SextantServer implements AutoCloseable {
     storage.start();
     Future<?> unusedProbe = storageProbe.scheduleWithFixedDelay(readiness::probeStorage, 0, 5, TimeUnit.SECONDS);
     flusher.start();
-    Future<?> unusedTemplates = keeper.submit(new ShippedTemplates(query, keeper)::install);
+    shippedTemplates = new ShippedTemplates(query, keeper).install();
     // Runs until the keeper is shut down on close(); nothing waits on it, so its future is not kept.
     Future<?> unused = keeper.scheduleWithFixedDelay(this::expire, 1, 1, TimeUnit.MINUTES);
     expressionPool = expressionPool(config.integer("query.expressionThreads"));
@@ -230,6 +236,7 @@ public final class SextantServer implements AutoCloseable {
     Future<?> unusedBeat = storageProbe.scheduleWithFixedDelay(this::beat, 0, ROSTER_BEAT.toSeconds(),
         TimeUnit.SECONDS);
     startCompaction();
+    awaitShippedTemplates();
     readiness.serving();
     warmUp(exchange);
     LOG.info("Sextant {} started: gRPC receivers on {}:{}, GraphQL on {}://{}:{}/graphql (collector {})",
@@ -237,6 +244,26 @@ public final class SextantServer implements AutoCloseable {
         config.string("core.collectorId"));
     LOG.info("who may talk to it: {}", security.summary());
     return this;
+  }
+
+  /**
+   * Gives the shipped dashboards a moment to be in before ready, so that a healthy start serves them
+   * at once; a storage that does not take them within {@value #TEMPLATES_GRACE_MILLIS} ms does not
+   * hold the start any longer (they follow in the background).
+   */
+  private void awaitShippedTemplates() {
+    try {
+      shippedTemplates.installed().get(TEMPLATES_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      LOG.info("the shipped UI templates are not in yet (storage slow or away): they follow in the background");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Completes once the shipped dashboards are stored (tests wait for it). */
+  public CompletableFuture<Void> shippedTemplatesInstalled() {
+    return shippedTemplates.installed();
   }
 
   /** One warm-up; one that breaks is logged and does not keep the next from running. */

@@ -1,6 +1,7 @@
 package io.sextant.server.assembly;
 
 import io.sextant.core.query.QueryServices;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -8,28 +9,36 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Installs the shipped dashboards. The first attempt runs at start, so a started server serves them;
- * if storage is not ready yet (Elasticsearch may be briefly unavailable), retries in the background
- * with backoff up to a minute apart, logging each failure, instead of failing start.
+ * Installs the shipped dashboards on the thread given, never the starting one: storage may be down
+ * or frozen, and a start never waits on it. Failures are retried in the background with backoff up
+ * to a minute apart, each logged. {@link #installed} completes once they are in.
  */
 final class ShippedTemplates {
   private static final Logger LOG = LoggerFactory.getLogger(ShippedTemplates.class);
 
   private final QueryServices query;
   private final ScheduledExecutorService retries;
+  private final CompletableFuture<Void> installed = new CompletableFuture<>();
 
   ShippedTemplates(QueryServices query, ScheduledExecutorService retries) {
     this.query = query;
     this.retries = retries;
   }
 
-  void install() {
-    install(1);
+  /** Starts installing them on the retries' thread. */
+  ShippedTemplates install() {
+    Future<?> unused = retries.submit(() -> install(1));
+    return this;
+  }
+
+  CompletableFuture<Void> installed() {
+    return installed;
   }
 
   private void install(int attempt) {
     try {
       LOG.info("shipped UI templates: {}", query.templates().loadShipped());
+      installed.complete(null);
     } catch (RuntimeException e) {
       long delaySeconds = Math.min(60, 1L << Math.min(attempt, 6));
       LOG.warn("installing the shipped UI templates failed (attempt {}); retrying in {} s: {}", attempt,

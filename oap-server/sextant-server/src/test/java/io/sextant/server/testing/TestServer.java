@@ -16,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricServiceGrpc;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
@@ -51,6 +52,8 @@ public final class TestServer implements AutoCloseable {
     all.put("server.ingestWarmUpSeconds", "0"); // the same; IngestWarmUpTest runs it
     all.putAll(overrides);
     server = new SextantServer(SextantConfig.defaults().with(all)).start();
+    // A start waits for the shipped dashboards a moment at most; tests read them at once.
+    server.shippedTemplatesInstalled().orTimeout(60, TimeUnit.SECONDS).join();
   }
 
 
