@@ -23,12 +23,11 @@ import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricFamilies;
 import io.sextant.storage.memory.MemoryStorage;
 import io.sextant.storage.memory.MemoryStorageConfig;
+import io.sextant.testkit.time.MovingClock;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -220,7 +219,7 @@ class AlarmEngineTest {
     stored(aggregator -> calls(aggregator, minuteStart - 3 * MINUTE, "reviews", 1500));
     AlarmSettings settings = AlarmSettings.parse(Map.of("rules", Map.of("slow_rule",
         Map.of("expression", "sum(service_resp_time > 1000) >= 1"))), catalog);
-    MovingClock clock = new MovingClock();
+    MovingClock clock = new MovingClock(0);
     TimeBuckets moving = new TimeBuckets(ZoneOffset.UTC, clock);
 
     clock.set(minuteStart - 2 * MINUTE + 1_000); // the decider's tick, a second after the minute closed
@@ -258,29 +257,6 @@ class AlarmEngineTest {
         throw new IllegalStateException("this collector died before storing the alarm");
       }
     };
-  }
-
-  private static final class MovingClock extends Clock {
-    private volatile long now;
-
-    void set(long millis) {
-      now = millis;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return Instant.ofEpochMilli(now);
-    }
   }
 
   @Test

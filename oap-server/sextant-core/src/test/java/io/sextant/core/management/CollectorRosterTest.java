@@ -5,15 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sextant.core.management.CollectorRoster.Member;
 import io.sextant.storage.memory.MemoryStorage;
 import io.sextant.storage.memory.MemoryStorageConfig;
-import java.time.Clock;
+import io.sextant.testkit.time.MovingClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 class CollectorRosterTest {
-  private final MovingClock clock = new MovingClock();
+  private final MovingClock clock = new MovingClock(Instant.parse("2026-11-27T10:00:00Z").toEpochMilli());
   private final MemoryStorage storage = new MemoryStorage(new MemoryStorageConfig(1_000), clock);
 
   private CollectorRoster collector(String id, int port) {
@@ -75,28 +73,5 @@ class CollectorRosterTest {
     restartedA.beat();
     restartedA.beat();
     assertThat(b.live()).singleElement().satisfies(m -> assertThat(m.host()).isEqualTo("10.0.0.3"));
-  }
-
-  private static final class MovingClock extends Clock {
-    private Instant now = Instant.parse("2026-11-27T10:00:00Z");
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
   }
 }
