@@ -15,6 +15,7 @@ import io.netty.handler.codec.http2.Http2ConnectionHandler;
 import io.netty.handler.codec.http2.Http2ConnectionHandlerBuilder;
 import io.netty.handler.codec.http2.Http2FrameAdapter;
 import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2Settings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +32,10 @@ import java.util.concurrent.TimeUnit;
 public final class RawHttp2 {
   private RawHttp2() {}
 
-  /** A frame of the response: {@code HEADERS} (with its headers), {@code DATA} (its length) or {@code RST_STREAM}. */
+  /**
+   * A frame of the response: {@code HEADERS} (with its headers), {@code DATA} (its length), {@code
+   * RST_STREAM} or {@code GOAWAY}.
+   */
   public record Frame(String type, Map<String, String> headers, int dataLength, boolean endStream) {}
 
   /** POSTs {@code body} to {@code path} with {@code headers} and returns the response's frames once it ended. */
@@ -39,8 +43,19 @@ public final class RawHttp2 {
     NioEventLoopGroup group = new NioEventLoopGroup(1);
     List<Frame> frames = new ArrayList<>();
     CompletableFuture<List<Frame>> ended = new CompletableFuture<>();
+    CompletableFuture<Void> settled = new CompletableFuture<>();
     try {
       Http2FrameAdapter listener = new Http2FrameAdapter() {
+        @Override
+        public void onSettingsRead(ChannelHandlerContext ctx, Http2Settings settings) {
+          settled.complete(null); // the server's SETTINGS: the connection is set up, as grpc-go waits for
+        }
+
+        @Override
+        public void onGoAwayRead(ChannelHandlerContext ctx, int lastStreamId, long errorCode, ByteBuf debugData) {
+          add(new Frame("GOAWAY", Map.of("error", Long.toString(errorCode)), 0, true));
+        }
+
         @Override
         public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers h, int padding,
             boolean endOfStream) {
@@ -88,11 +103,12 @@ public final class RawHttp2 {
       Http2Headers request = new DefaultHttp2Headers().method("POST").scheme("http").path(path)
           .authority("127.0.0.1:" + port);
       headers.forEach(request::add);
+      settled.get(10, TimeUnit.SECONDS);
       channel.eventLoop().submit(() -> {
         ChannelHandlerContext ctx = channel.pipeline().context(handler[0]);
         handler[0].encoder().writeHeaders(ctx, 3, request, 0, false, ctx.newPromise());
         handler[0].encoder().writeData(ctx, 3, Unpooled.wrappedBuffer(body), 0, true, ctx.newPromise());
-        ctx.flush();
+        channel.flush(); // through the HTTP/2 handler, which writes what its flow controller holds
       }).sync();
       return ended.get(10, TimeUnit.SECONDS);
     } finally {
