@@ -53,6 +53,7 @@ public abstract class RecordStream<M, R> implements StreamObserver<M> {
   private boolean done;
   /** Why the sink refused this stream; null while it takes records. */
   private String refusal;
+  /** The message being handled, while it is. */
   private M current;
   /** Records of the current message offered or rejected so far. */
   private long handledInMessage;
@@ -98,6 +99,7 @@ public abstract class RecordStream<M, R> implements StreamObserver<M> {
     try {
       sink.batch(() -> handle(message));
     } finally {
+      current = null; // a stream lives for hours: it must not keep its last message (up to 4 MB)
       countAccepted();
     }
   }
