@@ -59,6 +59,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -315,12 +316,18 @@ public final class SextantServer implements AutoCloseable {
    * the queue is full, the request's own thread runs the expression (never refused).
    */
   private static ThreadPoolExecutor expressionPool(int threads) {
+    return new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1_000),
+        daemonThreads("sextant-expression-"), new ThreadPoolExecutor.CallerRunsPolicy());
+  }
+
+  /** Daemon threads named {@code prefix} and a number from 1. */
+  private static ThreadFactory daemonThreads(String prefix) {
     AtomicInteger n = new AtomicInteger();
-    return new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1_000), r -> {
-      Thread t = new Thread(r, "sextant-expression-" + n.incrementAndGet());
+    return r -> {
+      Thread t = new Thread(r, prefix + n.incrementAndGet());
       t.setDaemon(true);
       return t;
-    }, new ThreadPoolExecutor.CallerRunsPolicy());
+    };
   }
 
   /**
@@ -330,13 +337,9 @@ public final class SextantServer implements AutoCloseable {
    */
   static ThreadPoolExecutor queryPool(int threads, int queued) {
     int n = threads > 0 ? threads : Math.max(2, Runtime.getRuntime().availableProcessors());
-    AtomicInteger count = new AtomicInteger();
     return new ThreadPoolExecutor(n, n, 60, TimeUnit.SECONDS,
-        queued > 0 ? new ArrayBlockingQueue<>(queued) : new SynchronousQueue<>(), r -> {
-          Thread t = new Thread(r, "sextant-query-" + count.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        }, new ThreadPoolExecutor.AbortPolicy());
+        queued > 0 ? new ArrayBlockingQueue<>(queued) : new SynchronousQueue<>(), daemonThreads("sextant-query-"),
+        new ThreadPoolExecutor.AbortPolicy());
   }
 
   private static SessionProtocol protocol(boolean tls) {

@@ -29,7 +29,7 @@ final class TrailersOnly {
   }
 
   /** grpc-message is percent-encoded outside printable ASCII (and '%' itself). */
-  static String percentEncode(String message) {
+  private static String percentEncode(String message) {
     StringBuilder out = new StringBuilder(message.length());
     for (byte b : message.getBytes(StandardCharsets.UTF_8)) {
       if (b >= 0x20 && b < 0x7f && b != '%') {

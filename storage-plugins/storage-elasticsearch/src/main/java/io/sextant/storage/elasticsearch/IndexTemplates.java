@@ -38,10 +38,6 @@ final class IndexTemplates {
     }
   }
 
-  boolean installed() {
-    return installed;
-  }
-
   private void install() {
     // The flusher refreshes after each write cycle (publish), so the periodic refresh is only a
     // fallback: at 1 s it made ten small segments per cycle, a third of Elasticsearch's CPU.
