@@ -26,18 +26,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * series have few buckets and a concurrent map per bucket would cost more than the data. Over
  * {@code maxPartials} partials or {@code maxBytes} of heap (partials differ in size by their
  * sketches, so a count alone does not bound memory), it makes room in two steps, every eviction
- * counted: first the newcomers, entities whose every series was created in the last {@value
- * #NEW_MILLIS} ms (newest first), which is what a flood of new names brings; then, if that is not
- * enough, the oldest minute buckets (then hours, then days). So a flood costs itself, not the
- * history of the entities the mesh had before it.
+ * counted: first the transient entities, those no series of which holds more than one bucket
+ * (seen in one minute only), newest first, which is what a flood of new names brings; then, if
+ * that is not enough, the oldest minute buckets (then hours, then days). So a flood costs itself,
+ * not the history of the entities the mesh had before it. Transience is judged by the data, not
+ * by the clock: a flood's names are still transient minutes later, when an age rule would call them
+ * established and drop everyone's oldest minutes for them.
  */
 final class MemoryMetricsStore implements MetricsStore {
   private final ConcurrentHashMap<String, ConcurrentHashMap<SeriesKey, Series>> byMetric = new ConcurrentHashMap<>();
   private final AtomicLong size = new AtomicLong();
   private final AtomicLong bytes = new AtomicLong();
   private final AtomicLong evicted = new AtomicLong();
-  /** An entity all of whose series are younger than this is new, and makes room first. */
-  static final long NEW_MILLIS = 120_000;
   private final int maxPartials;
   private final long maxBytes;
   private final Clock clock;
@@ -145,45 +145,49 @@ final class MemoryMetricsStore implements MetricsStore {
 
   /**
    * Evicts until under 90% of the bounds, so that the scans over every series run once per tenth of
-   * the store, not once per write: newcomers first, then the oldest buckets.
+   * the store, not once per write: transient entities first, then the oldest buckets.
    */
   private synchronized void makeRoom() {
     if (over(0.9)) {
-      evictNewcomers();
+      evictTransients();
     }
     evictOldest();
   }
 
-  /** What one entity holds across metrics and steps, and when its oldest series was created. */
+  /**
+   * What one entity holds across metrics and steps, when its oldest series was created, and the
+   * most buckets any of its series holds.
+   */
   private static final class Holding {
     long partials;
     long bytes;
     long created = Long.MAX_VALUE;
+    int spread;
   }
 
   /**
-   * Drops every series of the new entities, newest first, until under 90% of the bounds or none is
-   * left. An entity that had data here before keeps its history, however many new ones arrive.
+   * Drops every series of the transient entities, newest first, until under 90% of the bounds or
+   * none is left. An entity with more than one minute of history keeps it, however many new ones
+   * arrive.
    */
-  private void evictNewcomers() {
+  private void evictTransients() {
     Map<String, Holding> holdings = new HashMap<>();
     for (var series : byMetric.values()) {
       for (var e : series.entrySet()) {
         e.getValue().addTo(holdings.computeIfAbsent(e.getKey().entityId(), k -> new Holding()));
       }
     }
-    long newSince = clock.millis() - NEW_MILLIS;
-    List<Map.Entry<String, Holding>> newcomers = new ArrayList<>();
+    List<Map.Entry<String, Holding>> transients = new ArrayList<>();
     holdings.forEach((id, h) -> {
-      if (h.created > newSince) {
-        newcomers.add(Map.entry(id, h));
+      if (h.spread <= 1) {
+        transients.add(Map.entry(id, h));
       }
     });
-    newcomers.sort(Comparator.comparingLong((Map.Entry<String, Holding> e) -> e.getValue().created).reversed());
+    transients.sort(Comparator.comparingLong((Map.Entry<String, Holding> e) -> e.getValue().created).reversed());
     long partialsToFree = size.get() - (long) (maxPartials * 0.9);
     long bytesToFree = bytes.get() - (long) (maxBytes * 0.9);
     Set<String> victims = new HashSet<>();
-    for (Map.Entry<String, Holding> e : newcomers) {
+    for (Map.Entry<String, Holding> e : transients) {
       if (partialsToFree <= 0 && bytesToFree <= 0) {
         break;
       }
@@ -372,6 +376,7 @@ final class MemoryMetricsStore implements MetricsStore {
         }
       }
       h.created = Math.min(h.created, created);
+      h.spread = Math.max(h.spread, buckets.size());
     }
 
     synchronized long firstBucket() {
