@@ -8,6 +8,7 @@ import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.Aggregator;
 import io.sextant.core.aggregate.AggregatorLimits;
+import io.sextant.core.aggregate.Journal;
 import io.sextant.core.aggregate.Snapshot;
 import io.sextant.core.dispatch.ChildBudgets;
 import io.sextant.core.dispatch.RecordKindDispatcher;
@@ -69,11 +70,15 @@ public class AggregatorBenchmark {
   }
 
   static Aggregator newAggregator(String childBudget) {
+    return newAggregator(childBudget, Journal.NONE);
+  }
+
+  static Aggregator newAggregator(String childBudget, Journal journal) {
     ChildBudgets budgets = childBudget.equals("none") ? ChildBudgets.unlimited()
         : new ChildBudgets(Integer.parseInt(childBudget), Integer.parseInt(childBudget), new SimpleMeterRegistry());
     return new Aggregator(MetricFamilies.catalog(500), RecordKindDispatcher.standard(1_000_000, budgets),
         new TimeBuckets(ZoneId.of("UTC"), Clock.systemUTC()), new AggregatorLimits(10_000_000, 1440, 10),
-        new SimpleMeterRegistry());
+        new SimpleMeterRegistry(), journal);
   }
 
   @Setup(Level.Trial)

@@ -3,14 +3,18 @@ package io.sextant.benchmarks;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sextant.api.model.CallRecord;
 import io.sextant.core.aggregate.Aggregator;
+import io.sextant.core.aggregate.Snapshot;
+import io.sextant.core.flush.CutLog;
+import io.sextant.core.metric.MetricFamilies;
 import io.sextant.core.spool.ObservationCodec;
 import io.sextant.core.spool.Out;
-import io.sextant.core.spool.Spool;
 import io.sextant.core.spool.SpoolConfig;
+import io.sextant.core.spool.SpoolPorts;
 import io.sextant.core.spool.StringTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -52,19 +56,18 @@ public class SpoolBenchmark {
   public String shape;
 
   private Aggregator aggregator;
-  private Spool spoolFiles;
+  private SpoolPorts ports = SpoolPorts.NONE;
   private Path directory;
   private CallRecord[] records;
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    aggregator = AggregatorBenchmark.newAggregator();
     if (!spool.equals("off")) {
       directory = Files.createTempDirectory("sextant-spool-bench");
-      spoolFiles = new Spool(new SpoolConfig(directory, 1L << 40, SpoolConfig.Fsync.valueOf(spool.toUpperCase()), 1000),
-          "bench", new SimpleMeterRegistry());
-      aggregator.spoolTo(spoolFiles);
+      ports = SpoolPorts.open(new SpoolConfig(directory, 1L << 40, SpoolConfig.Fsync.valueOf(spool.toUpperCase()),
+          1000), "bench", MetricFamilies.catalog(500), new SimpleMeterRegistry());
     }
+    aggregator = AggregatorBenchmark.newAggregator("2000", ports.journal());
     long now = System.currentTimeMillis();
     records = CallRecords.build(CallRecords.topology(shape), AggregatorBenchmark.RECORDS, now, 7);
     for (CallRecord r : records) {
@@ -76,17 +79,14 @@ public class SpoolBenchmark {
   /** A collection, and with a spool the cut that ends its epoch and deletes its observations. */
   @TearDown(Level.Iteration)
   public void cut() {
-    aggregator.collect(Long.MIN_VALUE, false);
-    if (spoolFiles != null) {
-      spoolFiles.cut(aggregator.cutEpoch()).complete();
-    }
+    List<Snapshot> snapshots = aggregator.collect(Long.MIN_VALUE, false);
+    ports.cutLog().cut(new CutLog.CutParams(Long.MIN_VALUE, false, false), snapshots,
+        () -> new CutLog.Checkpoint(0, List.of(), List.of()));
   }
 
   @TearDown(Level.Trial)
   public void tearDown() {
-    if (spoolFiles != null) {
-      spoolFiles.closeClean();
-    }
+    ports.cutLog().close(true);
   }
 
   @Benchmark

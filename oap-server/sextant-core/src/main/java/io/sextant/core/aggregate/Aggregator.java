@@ -2,7 +2,6 @@ package io.sextant.core.aggregate;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.Observation;
 import io.sextant.api.model.Scope;
@@ -13,23 +12,15 @@ import io.sextant.core.metric.EncodedState;
 import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricGroup;
 import io.sextant.core.metric.Source;
-import io.sextant.core.spool.ObservationCodec;
-import io.sextant.core.spool.Out;
-import io.sextant.core.spool.Spool;
-import io.sextant.core.spool.StringTable;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.StampedLock;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The hot path: turns records into per-minute accumulators, one per (metric group, entity). Which
@@ -41,14 +32,13 @@ import org.slf4j.LoggerFactory;
  * entity explosion and the client is told to back off. Entities without {@link Standing} (never
  * seen in the last minutes) may hold at most half of it, so a flood of new names cannot take the
  * next minute from the services a mesh already has.
+ *
+ * <p>Durability is its {@link Journal}'s: every accepted observation is appended there before its
+ * batch returns, and every collection is a cut of the journal (see there).
  */
 public final class Aggregator implements RecordSink {
-  /** At least as many as can have an accumulator at once, so a steady mesh never churns the set. */
   /** Entities the newcomer count remembers, at least. */
   private static final int MIN_KNOWN = 100_000;
-  /** A batch's spool buffer is written when it grows past this, and not kept past it. */
-  private static final int MAX_BATCH_BYTES = 1 << 20;
-  private static final Logger LOG = LoggerFactory.getLogger(Aggregator.class);
   private final MetricCatalog catalog;
   private final TimeBuckets buckets;
   private final AggregatorLimits limits;
@@ -67,21 +57,20 @@ public final class Aggregator implements RecordSink {
   private final Counter rejectedTimeRange;
   private volatile Slot lastSlot = new Slot(Long.MIN_VALUE, 0);
   private final Newcomers newcomers;
-  /** Batches spool while holding it shared; a collection takes it exclusively (a cut). */
+  /** Journaled batches hold it shared; a collection takes it exclusively (a cut). */
   private final StampedLock cutLock = new StampedLock(); // cheaper for readers than a ReentrantReadWriteLock
-  private volatile Spool spool;
-  private final ThreadLocal<Batch> batches = ThreadLocal.withInitial(Batch::new);
-  private final MeterRegistry registry;
-  /** Registered with the first spool: without one, /metrics shows no spool series. */
-  private Counter spoolFailures;
-  private Timer cutPause;
-  private final AtomicBoolean spoolFailureLogged = new AtomicBoolean();
-  private long cutEpoch = -1;
-  private RuntimeException spoolFailure;
+  private final Journal journal;
 
+  /** An aggregator that keeps nothing past the process. */
   public Aggregator(MetricCatalog catalog, Dispatcher<Observation> dispatcher, TimeBuckets buckets,
       AggregatorLimits limits, MeterRegistry registry) {
+    this(catalog, dispatcher, buckets, limits, registry, Journal.NONE);
+  }
+
+  public Aggregator(MetricCatalog catalog, Dispatcher<Observation> dispatcher, TimeBuckets buckets,
+      AggregatorLimits limits, MeterRegistry registry, Journal journal) {
     this.catalog = catalog;
+    this.journal = journal;
     this.dispatcher = dispatcher;
     this.buckets = buckets;
     this.limits = limits;
@@ -99,136 +88,56 @@ public final class Aggregator implements RecordSink {
         Counter.builder("sextant_records_rejected").tag("reason", "new_entities").register(registry);
     registry.gauge("sextant_aggregator_open_accumulators", openAccumulators);
     registry.gauge("sextant_aggregator_open_newcomer_accumulators", openNewcomers);
-    this.registry = registry;
-  }
-
-  /**
-   * From now on every accepted observation is written to {@code spool} before its batch returns,
-   * and every collection is a cut: it waits for running batches and starts a new spool epoch, so
-   * the snapshots it takes hold exactly the observations of the epochs before.
-   */
-  public void spoolTo(Spool spool) {
-    if (spool != null && cutPause == null) {
-      cutPause = Timer.builder("sextant_spool_cut_pause")
-          .description("how long a spool cut holds new batches: waiting for running ones, then copying accumulators")
-          .publishPercentiles(0.5, 0.99).register(registry);
-      spoolFailures = Counter.builder("sextant_spool_write_failures")
-          .description("batches of accepted records the spool could not write (kept in memory only)")
-          .register(registry);
-    }
-    this.spool = spool; // volatile: publishes the meters to the threads that see the spool
   }
 
   @Override
   public void batch(Runnable offers) {
-    Spool s = spool;
-    Batch b = s == null ? null : batches.get();
-    if (b == null || b.active) {
+    Journal.Batch b = journal.batch();
+    if (b.open()) {
       offers.run();
       return;
     }
     long stamp = cutLock.readLock();
-    b.active = true;
-    long epoch = s.epoch(); // stable while the cut lock is held
-    if (b.spoolWriter == null || !b.spoolWriter.of(s)) {
-      b.spoolWriter = s.writer(b.writer);
-    }
-    if (epoch != b.epoch) {
-      b.epoch = epoch;
-      b.names.clear(); // a new file: its numbers start anew
-    }
+    b.begin();
     try {
       offers.run();
     } finally {
-      b.active = false;
       try {
-        spoolWrite(b);
+        b.end();
       } finally {
         cutLock.unlockRead(stamp);
       }
-      if (b.out.capacity() > MAX_BATCH_BYTES) {
-        batches.remove(); // one huge message does not keep its buffer on every thread
-      }
-    }
-  }
-
-  /** A thread's running batch: the records it spools, and whether the current one created an accumulator. */
-  private static final class Batch {
-    private static final AtomicInteger WRITERS = new AtomicInteger();
-    /** Tags this thread's frames: the reader keeps one string table per writer. */
-    final int writer = WRITERS.incrementAndGet();
-    final Out out = new Out(16 << 10);
-    final StringTable names = new StringTable();
-    /** This thread's files in the spool. */
-    Spool.Writer spoolWriter;
-    long epoch = -1;
-    boolean active;
-    boolean created;
-  }
-
-  private void spoolWrite(Batch b) {
-    try {
-      b.spoolWriter.append(b.out);
-    } catch (RuntimeException e) {
-      // Accepted and aggregated, only not durable: failing the client would make it send them twice.
-      spoolFailures.increment();
-      if (spoolFailureLogged.compareAndSet(false, true)) {
-        LOG.error("cannot write accepted records to the spool (logged once); they are kept in memory only", e);
-      }
-    } finally {
-      b.out.reset();
     }
   }
 
   @Override
   public Admission offer(Observation observation) {
-    Batch b = spool == null ? null : batches.get();
-    if (b != null && !b.active) {
+    Journal.Batch b = journal.batch();
+    if (!b.open()) {
       Admission[] answer = new Admission[1];
       batch(() -> answer[0] = offer(observation));
       return answer[0];
-    }
-    if (b != null) {
-      b.created = false;
     }
     Source source = Source.of(observation);
     Admission admission = offer(observation, source);
     if (admission == Admission.ACCEPTED) {
       accepted[source.ordinal()].increment();
-      if (b != null) {
-        spooled(b, observation);
-      }
+      b.append(observation);
     }
     return admission;
   }
 
   /**
-   * Adds an accepted observation to its batch. Instance properties are kept only when it created an
-   * accumulator: only a creation reads them (to describe the entity), and decoding them for every
-   * record would triple the cost of spooling.
-   */
-  private void spooled(Batch b, Observation observation) {
-    if (b.out.size() == 0) {
-      b.out.varint(b.writer);
-    }
-    ObservationCodec.write(b.out, observation, b.created, b.names);
-    if (b.out.size() > MAX_BATCH_BYTES) {
-      spoolWrite(b);
-    }
-  }
-
-  /**
-   * Takes observations a previous run accepted and spooled but did not collect (recovery): no
-   * time or size check, they were accepted once. Spooled again, as this run's.
+   * Takes observations a previous run accepted and journaled but did not collect (recovery): no
+   * time or size check, they were accepted once. Journaled again, as this run's.
    */
   public void replay(List<Observation> observations) {
     batch(() -> {
+      Journal.Batch b = journal.batch();
       for (Observation r : observations) {
         long time = r.startTimeMillis() > 0 ? r.startTimeMillis() : buckets.nowMillis();
-        Batch b = batches.get();
-        b.created = false;
         apply(slot(buckets.minuteBucket(time)), r, Source.of(r));
-        spooled(b, r);
+        b.append(r);
       }
     });
   }
@@ -332,9 +241,7 @@ public final class Aggregator implements RecordSink {
           acc = created;
           opened(created);
           newcomers.created(scope, id);
-          if (spool != null) {
-            batches.get().created = true;
-          }
+          journal.batch().opened();
           if (slot.retired && discard(map, created)) {
             // The flusher closed this minute while we inserted: use the minute's next slot.
             slot = slot(slot.minute);
@@ -419,38 +326,18 @@ public final class Aggregator implements RecordSink {
    * taken (cheap: late records and just-closed minutes, so they leave the aggregator's memory).
    */
   public List<Snapshot> collect(long closeBefore, boolean closeAll, boolean includeOpen) {
-    Spool s = spool;
-    if (s == null) {
+    if (!journal.on()) {
       return collectNow(closeBefore, closeAll, includeOpen);
     }
     long started = System.nanoTime();
     long stamp = cutLock.writeLock();
     try {
-      try {
-        cutEpoch = s.rotate();
-      } catch (RuntimeException e) { // a full or broken disk: collect without the spool, say so
-        spool = null;
-        cutEpoch = -1;
-        spoolFailure = e;
-      }
+      journal.cut();
       return collectNow(closeBefore, closeAll, includeOpen);
     } finally {
       cutLock.unlockWrite(stamp);
-      cutPause.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+      journal.cutTook(System.nanoTime() - started);
     }
-  }
-
-  /**
-   * The spool epoch the last collection closed; -1 without a spool, or when starting the next epoch
-   * failed ({@link #spoolFailure}), which also stops spooling. For the collecting thread.
-   */
-  public long cutEpoch() {
-    return cutEpoch;
-  }
-
-  /** Why spooling stopped in a collection, if it did. */
-  public RuntimeException spoolFailure() {
-    return spoolFailure;
   }
 
   private List<Snapshot> collectNow(long closeBefore, boolean closeAll, boolean includeOpen) {

@@ -14,14 +14,11 @@ import io.sextant.core.aggregate.Snapshot;
 import io.sextant.core.metric.EncodedState;
 import io.sextant.core.metric.MetricDefinition;
 import io.sextant.core.metric.MetricGroup;
-import io.sextant.core.spool.Spool;
-import io.sextant.core.spool.SpoolConfig;
 import io.sextant.core.topology.EntityRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -43,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * up collection (whose job is also to retire closed minutes from the aggregator's memory): queued
  * versions of a row are replaced by newer ones, the slower the store the fewer the writes, and the
  * queue is bounded. Writes are idempotent (row ids are deterministic), so a failed batch is simply
- * queued again.
+ * queued again. Durability is its {@link CutLog}'s: each collection is logged there, and what
+ * storage has is reported back; without one ({@link CutLog#NONE}) nothing outlives the process.
  */
 public final class Flusher implements Component, LiveMetrics {
   private static final Logger LOG = LoggerFactory.getLogger(Flusher.class);
@@ -57,17 +55,7 @@ public final class Flusher implements Component, LiveMetrics {
   private final AtomicLong sequences = new AtomicLong();
   private final Rollups hours = new Rollups(Step.HOUR, sequences::incrementAndGet);
   private final Rollups days = new Rollups(Step.DAY, sequences::incrementAndGet);
-  /** Null without a spool. */
-  private final Spool spool;
-  /**
-   * False without a spool, and once writing it failed (a full or broken disk): the collector goes
-   * on without durability rather than lose the collection it was writing.
-   */
-  private volatile boolean spooling;
-  private final SpoolRecovery recovery;
-  private final SpoolConfig spoolConfig;
-  private final Counter spoolStopped;
-  private boolean checkpointed;
+  private final CutLog cutLog;
   /** The write job: what collection queued, until the writer sends it to storage. */
   private final WriteQueue queue;
   /** Held while collecting: from taking accumulators out of the aggregator to queuing their rows. */
@@ -91,48 +79,39 @@ public final class Flusher implements Component, LiveMetrics {
   private long lastOpenCollect;
   private long newcomersCollected;
 
+  /** A flusher that keeps nothing past the process. */
   public Flusher(Aggregator aggregator, StorageComponent storage, TimeBuckets buckets,
       FlusherConfig config, String collectorId, MeterRegistry registry) {
-    this(aggregator, storage, buckets, config, null, collectorId, registry);
+    this(aggregator, storage, buckets, config, CutLog.NONE, writerId(collectorId), registry);
   }
 
   /**
-   * With {@code spool} (null: none) everything accepted is kept on disk until storage has it, and
-   * {@link #start()} first takes over what earlier runs left there.
+   * A flusher whose collections {@code cutLog} keeps; {@link #start()} first takes over what earlier
+   * runs left there. {@code writerId} as {@link #writerId(String)} made it for this run.
    */
   public Flusher(Aggregator aggregator, StorageComponent storage, TimeBuckets buckets,
-      FlusherConfig config, SpoolConfig spool, String collectorId, MeterRegistry registry) {
+      FlusherConfig config, CutLog cutLog, String writerId, MeterRegistry registry) {
     this.aggregator = aggregator;
     this.buckets = buckets;
     this.config = config;
-    // A restarted collector must never overwrite the partials of its previous run.
-    this.writerId = collectorId + "@" + Long.toString(System.currentTimeMillis(), 36);
+    this.writerId = writerId;
+    this.cutLog = cutLog;
     this.newcomerCollections = Counter.builder("sextant_flush_newcomer_collections")
         .description("open minutes collected before their interval because new services, instances or edges came")
         .register(registry);
     this.flushTimer = Timer.builder("sextant_flush_duration").description("one collection of the aggregator")
         .publishPercentiles(0.5, 0.99).register(registry);
-    this.spoolConfig = spool;
-    this.spoolStopped = spool == null ? null : Counter.builder("sextant_spool_stopped")
-        .description("times spooling stopped because writing the spool failed (durability off until restart)")
-        .register(registry);
-    this.spool = spool == null ? null : new Spool(spool, writerId, registry);
-    this.queue = new WriteQueue(storage, config.maxPendingBytes(), MAX_SEEN_CACHE,
-        this.spool == null ? null : this.spool.overflow(), registry);
-    this.recovery = spool == null ? null : new SpoolRecovery(aggregator.catalog(), registry);
-    if (this.spool != null) {
-      aggregator.spoolTo(this.spool);
-      spooling = true;
-    }
+    this.queue = new WriteQueue(storage, config.maxPendingBytes(), MAX_SEEN_CACHE, cutLog.overflow(), registry);
+  }
+
+  /** A new run's writer id: a restarted collector must never overwrite the partials of its previous run. */
+  public static String writerId(String collectorId) {
+    return collectorId + "@" + Long.toString(System.currentTimeMillis(), 36);
   }
 
   @Override
   public void start() {
-    if (spool != null) {
-      LOG.info("Write-ahead spool in {} (fsync {}, at most {} MB)", spoolConfig.directory(),
-          spoolConfig.fsync().name().toLowerCase(Locale.ROOT), spoolConfig.maxBytes() >> 20);
-      recovery.recover(spool, aggregator, (rows, snapshots) -> queue.queue(rows, snapshots, entities, spool.epoch()));
-    }
+    cutLog.recover(aggregator::replay, (rows, snapshots, epoch) -> queue.queue(rows, snapshots, entities, epoch));
     // Closed minutes (and late records) are collected often, open ones every interval: what sits
     // in the aggregator stays small even when a client replays minutes of backlog at once.
     long closedEvery = Math.min(config.intervalMillis(), config.closedIntervalMillis());
@@ -209,8 +188,8 @@ public final class Flusher implements Component, LiveMetrics {
       lastOpenCollect = now;
       newcomersCollected = newcomers;
     }
-    if (spooling && !includeOpen) {
-      return false; // with a spool every collection is a cut: closing ones wait for the next
+    if (cutLog.cutting() && !includeOpen) {
+      return false; // every collection is a cut: closing ones wait for the next
     }
     List<Snapshot> snapshots = aggregator.collect(closeBefore, closeAll, includeOpen);
     long closings = aggregator.closings();
@@ -220,34 +199,11 @@ public final class Flusher implements Component, LiveMetrics {
     if (due) {
       lastRollupWrite = now;
     }
-    long epoch = -1;
-    Spool.CutWriter cut = null;
-    if (spooling && aggregator.cutEpoch() < 0) {
-      stopSpooling(aggregator.spoolFailure());
-    }
-    if (spooling) {
-      epoch = aggregator.cutEpoch();
-      try {
-        cut = spool.cut(epoch);
-        // The roll-ups as they were before this cut, so recovery replays the cut on top of them.
-        boolean checkpoint = due || !checkpointed;
-        checkpointed = true;
-        SpoolRecovery.writeCut(cut, new SpoolRecovery.CutParams(closeBefore, closeAll, due), snapshots,
-            checkpoint ? new SpoolRecovery.Checkpoint(sequences.get(), hours, days) : null);
-      } catch (RuntimeException e) {
-        stopSpooling(e);
-        cut = null;
-      }
-    }
-    List<PartialRow> rows = rows(snapshots, new SpoolRecovery.CutParams(closeBefore, closeAll, due), hours, days,
-        writerId);
-    if (cut != null) {
-      try {
-        cut.complete();
-      } catch (RuntimeException e) {
-        stopSpooling(e);
-      }
-    }
+    CutLog.CutParams params = new CutLog.CutParams(closeBefore, closeAll, due);
+    // The roll-ups as they were before this cut, so recovery replays the cut on top of them.
+    long epoch = cutLog.cut(params, snapshots,
+        () -> new CutLog.Checkpoint(sequences.get(), hours.entries(), days.entries()));
+    List<PartialRow> rows = rows(snapshots, params, hours, days, writerId);
     queue.queue(rows, snapshots, entities, epoch);
     closingsQueued = closings;
     flushTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
@@ -280,19 +236,11 @@ public final class Flusher implements Component, LiveMetrics {
     queue.unwritten(group.name(), metric, entityIds, step, start, end, out);
   }
 
-  private void stopSpooling(RuntimeException e) {
-    spooling = false;
-    aggregator.spoolTo(null);
-    spoolStopped.increment();
-    LOG.error("writing the spool failed: spooling stops until a restart, and what is accepted from now is kept in"
-        + " memory only (as without core.spool.directory); {} is left for the next start", spoolConfig.directory(), e);
-  }
-
   /**
    * What one collection makes of its snapshots: their minute rows, and the roll-up rows of
    * {@code hours} and {@code days} it makes due. Recovery calls it again with a dead run's cuts.
    */
-  static List<PartialRow> rows(List<Snapshot> snapshots, SpoolRecovery.CutParams cut, Rollups hours, Rollups days,
+  static List<PartialRow> rows(List<Snapshot> snapshots, CutLog.CutParams cut, Rollups hours, Rollups days,
       String writerId) {
     List<PartialRow> rows = new ArrayList<>();
     for (Snapshot s : snapshots) {
@@ -339,9 +287,7 @@ public final class Flusher implements Component, LiveMetrics {
   /** Writes everything queued; what fails is queued again, behind nothing newer. */
   void write() {
     queue.write();
-    if (spooling) {
-      spool.written(queue.writtenEpoch());
-    }
+    cutLog.written(queue.writtenEpoch());
   }
 
   public String writerId() {
@@ -349,16 +295,14 @@ public final class Flusher implements Component, LiveMetrics {
   }
 
   /**
-   * For tests that kill a run inside their JVM: it does nothing more, and its spool is left as a
-   * killed process leaves it, its locks released as the OS releases a dead process's.
+   * For tests that kill a run inside their JVM: it does nothing more, and its cut log is left as a
+   * killed process leaves it.
    */
   void kill() {
     closed = true;
     collector.shutdownNow();
     writer.shutdownNow();
-    if (spool != null) {
-      spool.abandon();
-    }
+    cutLog.abandon();
   }
 
   /** Stops the schedule and writes everything accepted so far, closing every open bucket. */
@@ -392,10 +336,8 @@ public final class Flusher implements Component, LiveMetrics {
       Thread.currentThread().interrupt();
     }
     int left = queue.count();
-    if (spool != null && left == 0) {
-      spool.closeClean();
-    } else if (spool != null) {
-      spool.close();
+    boolean kept = cutLog.close(left == 0);
+    if (left > 0 && kept) {
       LOG.warn("{} partial rows could not be written before shutdown; kept in the spool for the next start", left);
     } else if (left > 0) {
       LOG.error("{} partial rows could not be written before shutdown and are lost", left);

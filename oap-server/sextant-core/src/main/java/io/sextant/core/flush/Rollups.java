@@ -7,15 +7,11 @@ import io.sextant.core.aggregate.Snapshot;
 import io.sextant.core.metric.EncodedState;
 import io.sextant.core.metric.MetricGroup;
 import io.sextant.core.metric.MetricState;
-import io.sextant.core.spool.In;
-import io.sextant.core.spool.Out;
-import io.sextant.core.spool.SnapshotCodec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -108,59 +104,25 @@ final class Rollups {
     return out;
   }
 
-  /** Largest checkpoint frame, about. */
-  private static final int FRAME_BYTES = 4 << 20;
-
-  /**
-   * Writes every entry, for a spool checkpoint: frames starting with {@code tag}, each holding
-   * entries up to its end, handed to {@code frames} (which may reuse nothing: each is new).
-   */
-  void save(int tag, Consumer<Out> frames) {
-    Out out = null;
+  /** Every entry as a value, for a checkpoint; read before the flusher updates them again. */
+  List<RollupEntry> entries() {
+    List<RollupEntry> out = new ArrayList<>(entries.size());
     for (Entry e : entries.values()) {
-      if (out == null) {
-        out = new Out(64 << 10);
-        out.u8(tag);
-      }
-      SnapshotCodec.group(out, e.group);
-      SnapshotCodec.entity(out, e.entity);
-      out.i64(e.bucket);
-      out.i64(e.sequence);
-      out.bool(e.closed != null);
-      if (e.closed != null) {
-        SnapshotCodec.states(out, EncodedState.of(e.closed));
-      }
-      out.i32(e.open.size());
-      for (Map.Entry<Long, EncodedState[]> m : e.open.entrySet()) {
-        out.i64(m.getKey());
-        SnapshotCodec.states(out, m.getValue());
-      }
-      out.bool(e.dirty);
-      if (out.size() > FRAME_BYTES) {
-        frames.accept(out);
-        out = null;
-      }
+      out.add(new RollupEntry(e.group, e.entity, e.bucket, e.sequence,
+          e.closed == null ? null : EncodedState.of(e.closed), Map.copyOf(e.open), e.dirty));
     }
-    if (out != null) {
-      frames.accept(out);
-    }
+    return out;
   }
 
-  /** Takes back entries {@link #save} wrote (the frame after its tag). */
-  void restore(In in, SnapshotCodec codec) {
-    while (in.hasMore()) {
-      MetricGroup group = codec.group(in);
-      Entry e = new Entry(group, SnapshotCodec.entity(in), in.i64(), in.i64());
-      if (in.bool()) {
-        e.closed = EncodedState.decode(SnapshotCodec.states(in, group));
-      }
-      int open = in.i32();
-      for (int i = 0; i < open; i++) {
-        e.open.put(in.i64(), SnapshotCodec.states(in, group));
-      }
-      e.dirty = in.bool();
-      entries.put(new Key(group.index(), e.entity.id(), e.bucket), e);
+  /** Takes back an entry of a checkpoint. */
+  void restore(RollupEntry saved) {
+    Entry e = new Entry(saved.group(), saved.entity(), saved.bucket(), saved.sequence());
+    if (saved.closed() != null) {
+      e.closed = EncodedState.decode(saved.closed());
     }
+    e.open.putAll(saved.open());
+    e.dirty = saved.dirty();
+    entries.put(new Key(saved.group().index(), e.entity.id(), e.bucket), e);
   }
 
   int held() {

@@ -9,7 +9,6 @@ import io.sextant.api.storage.PartialRow;
 import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.time.Step;
 import io.sextant.core.aggregate.Snapshot;
-import io.sextant.core.spool.Overflow;
 import io.sextant.core.topology.EntityRegistry;
 import java.util.Collection;
 import java.util.List;
@@ -23,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * The flusher's write job: what collection queued waits here ({@link PendingWrites}, bounded in
  * bytes) until {@link #write} sends it to storage in one batch. A failed batch goes back in front
  * of what came since, and after a failure the store's health check decides when to try again.
- * Rows past the bound are dropped, or with a spool go to its {@link Overflow}, which is written
+ * Rows past the bound are dropped, or go to the cut log's {@link OverflowStore}, which is written
  * before anything in memory (it holds the older versions). Thread-safe: the collector queues
  * while the writer writes and queries read.
  */
@@ -38,8 +37,8 @@ final class WriteQueue {
   private final long maxBytes;
   /** Guarded by itself; the collector adds, the writer takes. */
   private final PendingWrites pending;
-  /** Null without a spool: rows past the bound are dropped. */
-  private final Overflow overflow;
+  /** Null when the cut log keeps none: rows past the bound are dropped. */
+  private final OverflowStore overflow;
   /** Held while writing, so a forced flush and the writer thread never write concurrently. */
   private final ReentrantLock writeLock = new ReentrantLock();
   private final Counter partialsWritten;
@@ -67,7 +66,8 @@ final class WriteQueue {
     this(storage, maxBytes, maxMetadata, null, registry);
   }
 
-  WriteQueue(StorageComponent storage, long maxBytes, int maxMetadata, Overflow overflow, MeterRegistry registry) {
+  WriteQueue(StorageComponent storage, long maxBytes, int maxMetadata, OverflowStore overflow,
+      MeterRegistry registry) {
     this.storage = storage;
     this.maxBytes = maxBytes;
     this.overflow = overflow;
@@ -92,7 +92,7 @@ final class WriteQueue {
     registry.gauge("sextant_flush_pending_bytes", this, q -> q.pendingBytes);
     registry.gauge("sextant_flush_pending_fill_ratio", this, WriteQueue::fillRatio);
     if (overflow != null) {
-      registry.gauge("sextant_spool_overflow_rows", overflow, Overflow::rows);
+      registry.gauge("sextant_spool_overflow_rows", overflow, OverflowStore::rows);
     }
     this.bytesWritten = Counter.builder("sextant_flush_partial_bytes_written")
         .description("approximate heap bytes of the partial rows written (sizes the pending bound)").register(registry);
@@ -246,7 +246,7 @@ final class WriteQueue {
     if (overflow == null) {
       return true;
     }
-    for (Overflow.Chunk chunk = overflow.head(); chunk != null; chunk = overflow.head()) {
+    for (OverflowStore.Chunk chunk = overflow.head(); chunk != null; chunk = overflow.head()) {
       try {
         if (!chunk.rows().isEmpty()) {
           storage.metrics().write(chunk.rows());

@@ -2,6 +2,7 @@ package io.sextant.core.spool;
 
 import io.sextant.api.storage.PartialRow;
 import io.sextant.api.time.Step;
+import io.sextant.core.flush.OverflowStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -26,7 +27,7 @@ import java.util.function.LongSupplier;
  * and it rebuilds everything from them). Bounded together with the spool ({@code maxBytes} for
  * both): past it the oldest segments go, and the caller counts their rows as dropped.
  */
-public final class Overflow {
+public final class Overflow implements OverflowStore {
   private static final long SEGMENT_BYTES = 4 << 20;
   private static final int FRAME_BYTES = 1 << 20;
   /** Rows of one segment put in front (a failed batch may be the whole write queue). */
@@ -53,9 +54,6 @@ public final class Overflow {
     }
   }
 
-  /** The oldest segment's rows, handed out by {@link #head()}; {@link #consumed} once stored. */
-  public record Chunk(long segment, List<PartialRow> rows, boolean intact) {}
-
   Overflow(Path dir, long maxBytes, LongSupplier spoolBytes) {
     this.dir = dir;
     this.maxBytes = maxBytes;
@@ -63,6 +61,7 @@ public final class Overflow {
   }
 
   /** Appends rows as the newest; returns how many older rows the bound dropped to make room. */
+  @Override
   public synchronized long append(List<PartialRow> newest) {
     if (newest.isEmpty()) {
       return 0;
@@ -78,6 +77,7 @@ public final class Overflow {
   }
 
   /** Puts rows in front of everything here (older versions than those here); returns rows dropped. */
+  @Override
   public synchronized long prepend(List<PartialRow> oldest) {
     if (oldest.isEmpty()) {
       return 0;
@@ -96,6 +96,7 @@ public final class Overflow {
   }
 
   /** The oldest segment's rows, or null when nothing waits. */
+  @Override
   public synchronized Chunk head() {
     Map.Entry<Long, Segment> first = segments.firstEntry();
     if (first == null) {
@@ -115,16 +116,19 @@ public final class Overflow {
   }
 
   /** Storage has the chunk: its segment goes (unless the bound took it meanwhile). */
+  @Override
   public synchronized void consumed(Chunk chunk) {
     if (segments.containsKey(chunk.segment())) { // head() closed it for appends
       remove(chunk.segment());
     }
   }
 
+  @Override
   public boolean isEmpty() {
     return rows.get() == 0;
   }
 
+  @Override
   public long rows() {
     return rows.get();
   }
@@ -134,6 +138,7 @@ public final class Overflow {
   }
 
   /** How full the spool is, 0 to 1 (past 1 the oldest rows here go). */
+  @Override
   public double fillRatio() {
     return (double) spoolBytes.getAsLong() / maxBytes;
   }

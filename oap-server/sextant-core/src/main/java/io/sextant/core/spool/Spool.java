@@ -139,11 +139,6 @@ public final class Spool implements AutoCloseable {
       this.id = id;
     }
 
-    /** True if it writes to {@code spool}. */
-    public boolean of(Spool spool) {
-      return spool == Spool.this;
-    }
-
     /** Appends accepted observations (one or more, as {@link ObservationCodec} wrote them) to this epoch. */
     public void append(Out observations) {
       if (observations.size() == 0) {

@@ -16,6 +16,7 @@ import io.sextant.core.dispatch.RecordKindDispatcher;
 import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricFamilies;
 import io.sextant.core.spool.SpoolConfig;
+import io.sextant.core.spool.SpoolPorts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,8 +48,7 @@ class SpoolRecoveryTest {
 
   private final class Run {
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    final Aggregator aggregator = new Aggregator(catalog, RecordKindDispatcher.standard(10_000), buckets,
-        new AggregatorLimits(100_000, 60, 10), registry);
+    final Aggregator aggregator;
     final Flusher flusher;
 
     Run(long rollupIntervalMillis) {
@@ -60,8 +60,13 @@ class SpoolRecoveryTest {
     }
 
     Run(long rollupIntervalMillis, long maxSpoolBytes, long maxPendingBytes) {
+      String writerId = Flusher.writerId("c");
+      SpoolPorts ports = SpoolPorts.open(new SpoolConfig(spool, maxSpoolBytes, SpoolConfig.Fsync.INTERVAL, 50),
+          writerId, catalog, registry);
+      aggregator = new Aggregator(catalog, RecordKindDispatcher.standard(10_000), buckets,
+          new AggregatorLimits(100_000, 60, 10), registry, ports.journal());
       flusher = new Flusher(aggregator, storage, buckets, new FlusherConfig(60_000, 60_000, rollupIntervalMillis, 1,
-          maxPendingBytes), new SpoolConfig(spool, maxSpoolBytes, SpoolConfig.Fsync.INTERVAL, 50), "c", registry);
+          maxPendingBytes), ports.cutLog(), writerId, registry);
     }
 
     void kill() {

@@ -25,6 +25,7 @@ import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.CoreConfig;
 import io.sextant.core.aggregate.Aggregator;
+import io.sextant.core.aggregate.Journal;
 import io.sextant.core.compact.Compactor;
 import io.sextant.core.dispatch.ChildBudgets;
 import io.sextant.core.dispatch.RecordKindDispatcher;
@@ -36,6 +37,7 @@ import io.sextant.core.metric.MetricFamilies;
 import io.sextant.core.profiling.StoredProfilingTasks;
 import io.sextant.core.query.QueryServices;
 import io.sextant.core.record.StorageRecordWriter;
+import io.sextant.core.spool.SpoolPorts;
 import io.sextant.core.topology.StoredProcessRegistry;
 import io.sextant.query.graphql.QueryLimits;
 import io.sextant.query.graphql.SchemaArea;
@@ -130,9 +132,11 @@ public final class SextantServer implements AutoCloseable {
     // The selected backend; constructors do no I/O.
     this.storage = Plugins.storage(config.string("storage.selector")).create(config, registry);
     this.newAggregator = aggregators(core, catalog, buckets);
-    this.aggregator = newAggregator.apply(registry);
-    this.flusher = new Flusher(aggregator, storage, buckets, core.flusher(), core.spool(), core.collectorId(),
-        registry);
+    // Durability on the spool's disk, or none: the write path sees only its two ports.
+    String writerId = Flusher.writerId(core.collectorId());
+    SpoolPorts spool = SpoolPorts.open(core.spool(), writerId, catalog, registry);
+    this.aggregator = aggregator(core, catalog, buckets, registry, spool.journal());
+    this.flusher = new Flusher(aggregator, storage, buckets, core.flusher(), spool.cutLog(), writerId, registry);
     // Queries see this collector's own metrics before they are stored (FreshMetrics).
     this.query = QueryServices.over(new FreshStorage(storage, flusher), catalog, buckets);
     this.processes = new StoredProcessRegistry(storage, buckets, registry);
@@ -278,9 +282,15 @@ public final class SextantServer implements AutoCloseable {
 
   /** Aggregators as configured, each counting into the registry it is made with. */
   static Function<MeterRegistry, Aggregator> aggregators(CoreConfig core, MetricCatalog catalog, TimeBuckets buckets) {
-    return meters -> new Aggregator(catalog, RecordKindDispatcher.standard(core.maxCachedIds(),
+    return meters -> aggregator(core, catalog, buckets, meters, Journal.NONE);
+  }
+
+  /** An aggregator as configured, counting into {@code meters}, journaling to {@code journal}. */
+  static Aggregator aggregator(CoreConfig core, MetricCatalog catalog, TimeBuckets buckets, MeterRegistry meters,
+      Journal journal) {
+    return new Aggregator(catalog, RecordKindDispatcher.standard(core.maxCachedIds(),
         new ChildBudgets(core.maxEndpointsPerService(), core.maxInstancesPerService(), meters)), buckets,
-        core.limits(), meters);
+        core.limits(), meters, journal);
   }
 
   /**

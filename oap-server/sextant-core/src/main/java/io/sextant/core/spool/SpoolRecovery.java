@@ -1,27 +1,22 @@
-package io.sextant.core.flush;
+package io.sextant.core.spool;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sextant.api.model.Observation;
 import io.sextant.api.storage.PartialRow;
 import io.sextant.api.time.Step;
-import io.sextant.core.aggregate.Aggregator;
 import io.sextant.core.aggregate.Snapshot;
+import io.sextant.core.flush.CutLog;
+import io.sextant.core.flush.CutLog.CutParams;
+import io.sextant.core.flush.CutReplay;
 import io.sextant.core.metric.MetricCatalog;
-import io.sextant.core.spool.In;
-import io.sextant.core.spool.ObservationCodec;
-import io.sextant.core.spool.Out;
-import io.sextant.core.spool.SnapshotCodec;
-import io.sextant.core.spool.Spool;
-import io.sextant.core.spool.StringTable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * a header (the collection's parameters), from time to time a checkpoint of the roll-ups as they
  * were before the cut, and the cut's snapshots. Recovery restores the oldest checkpoint a run kept
  * (storage has everything before it), replays every later cut through the same code the flusher
- * runs ({@link Flusher#rows}), so each row comes out with the id and content the dead run gave or
+ * runs ({@link CutReplay}), so each row comes out with the id and content the dead run gave or
  * would have given it: rewriting it is idempotent, nothing is counted twice. The dead run's
  * roll-ups are then final (it adds nothing more). Observations of the epoch no complete cut
  * closed were never collected: they are replayed into this run's aggregator.
@@ -48,12 +43,6 @@ final class SpoolRecovery {
   private final Counter replayedObservations;
   private final Counter undecodable;
 
-  /** A collection's parameters, which decide what its roll-ups write. */
-  record CutParams(long closeBefore, boolean closeAll, boolean due) {}
-
-  /** The roll-up state a checkpoint saves. */
-  record Checkpoint(long sequences, Rollups hours, Rollups days) {}
-
   SpoolRecovery(MetricCatalog catalog, MeterRegistry registry) {
     this.codec = new SnapshotCodec(catalog);
     this.recoveredRows = Counter.builder("sextant_spool_recovered_rows")
@@ -64,7 +53,8 @@ final class SpoolRecovery {
         .description("intact spool frames that did not decode (another build's metrics); skipped").register(registry);
   }
 
-  static void writeCut(Spool.CutWriter cut, CutParams params, List<Snapshot> snapshots, Checkpoint checkpoint) {
+  static void writeCut(Spool.CutWriter cut, CutParams params, List<Snapshot> snapshots,
+      CutLog.Checkpoint checkpoint) {
     Out header = new Out(32);
     header.u8(HEADER);
     header.i64(params.closeBefore());
@@ -77,8 +67,8 @@ final class SpoolRecovery {
       sequences.u8(SEQUENCES);
       sequences.i64(checkpoint.sequences());
       cut.frame(sequences);
-      checkpoint.hours().save(HOURS, cut::frame);
-      checkpoint.days().save(DAYS, cut::frame);
+      RollupCheckpoint.save(HOURS, checkpoint.hours(), cut::frame);
+      RollupCheckpoint.save(DAYS, checkpoint.days(), cut::frame);
       cut.checkpoint();
     }
     Out out = null;
@@ -100,10 +90,10 @@ final class SpoolRecovery {
 
   /**
    * Takes over every dead run in the spool: their rows and the snapshots describing them go to
-   * {@code queue}, their uncollected observations into {@code aggregator} (spooled again as this
-   * run's).
+   * {@code queue}, their uncollected observations to {@code replay} (the aggregator, which spools
+   * them again as this run's).
    */
-  void recover(Spool spool, Aggregator aggregator, BiConsumer<List<PartialRow>, List<Snapshot>> queue) {
+  void recover(Spool spool, Consumer<List<Observation>> replay, CutLog.Recovered queue) {
     for (Spool.DeadRun run : spool.deadRuns()) {
       long started = System.nanoTime();
       List<Long> complete = new ArrayList<>();
@@ -136,7 +126,7 @@ final class SpoolRecovery {
       if (start != null) {
         replayCuts(run, complete.subList(complete.indexOf(start), complete.size()), rows, snapshots);
       }
-      queue.accept(new ArrayList<>(rows.values()), new ArrayList<>(snapshots.values()));
+      queue.queue(new ArrayList<>(rows.values()), new ArrayList<>(snapshots.values()), spool.epoch());
       recoveredRows.increment(rows.size());
       long lastCut = complete.isEmpty() ? -1 : complete.get(complete.size() - 1);
       long[] replayed = {0};
@@ -154,7 +144,7 @@ final class SpoolRecovery {
             LOG.warn("spool of {}: an observation frame did not decode, skipped from there: {}", run.writerId(),
                 e.toString());
           }
-          aggregator.replay(batch);
+          replay.accept(batch);
           replayed[0] += batch.size();
         };
       });
@@ -167,10 +157,7 @@ final class SpoolRecovery {
 
   private void replayCuts(Spool.DeadRun run, List<Long> epochs, Map<String, PartialRow> rows,
       Map<String, Snapshot> snapshots) {
-    AtomicLong sequences = new AtomicLong();
-    Rollups hours = new Rollups(Step.HOUR, sequences::incrementAndGet);
-    Rollups days = new Rollups(Step.DAY, sequences::incrementAndGet);
-    CutParams last = null;
+    CutReplay replay = new CutReplay(run.writerId());
     for (long epoch : epochs) {
       boolean restore = epoch == epochs.get(0);
       CutParams[] params = {null};
@@ -183,11 +170,11 @@ final class SpoolRecovery {
             case SEQUENCES -> {
               long value = in.i64();
               if (restore) {
-                sequences.set(value);
+                replay.sequences(value);
               }
             }
-            case HOURS -> restoreIf(restore, hours, in);
-            case DAYS -> restoreIf(restore, days, in);
+            case HOURS -> restoreIf(restore, replay, Step.HOUR, in);
+            case DAYS -> restoreIf(restore, replay, Step.DAY, in);
             case SNAPSHOTS -> {
               while (in.hasMore()) {
                 taken.add(codec.snapshot(in));
@@ -203,26 +190,21 @@ final class SpoolRecovery {
       if (params[0] == null) {
         continue;
       }
-      last = params[0];
-      for (PartialRow r : Flusher.rows(taken, last, hours, days, run.writerId())) {
+      for (PartialRow r : replay.rows(params[0], taken)) {
         rows.put(r.id(), r);
       }
       for (Snapshot s : taken) {
         snapshots.put(s.group().name() + "|" + s.entity().id() + "|" + s.minuteBucket() + "|" + s.sequence(), s);
       }
     }
-    if (last != null) {
-      // The dead run adds nothing more: every roll-up it holds is final.
-      for (PartialRow r : Flusher.rows(List.of(), new CutParams(last.closeBefore(), true, true), hours, days,
-          run.writerId())) {
-        rows.put(r.id(), r);
-      }
+    for (PartialRow r : replay.finish()) {
+      rows.put(r.id(), r);
     }
   }
 
-  private void restoreIf(boolean restore, Rollups rollups, In in) {
+  private void restoreIf(boolean restore, CutReplay replay, Step step, In in) {
     if (restore) {
-      rollups.restore(in, codec);
+      RollupCheckpoint.restore(in, codec, entry -> replay.restore(step, entry));
     }
   }
 }
