@@ -38,7 +38,7 @@
 #   OUT            directory for logs and results [benchmarks/target/writers-<stamp>]
 #   KEEP_DATA=1    leave the sextant-w<N> indices in place (default: deleted at the start of each N)
 #
-# Examples: benchmarks/run-writers.sh         (the data sets of docs/performance.md "Many writers")
+# Examples: benchmarks/run-writers.sh         (the data sets of docs/performance-history.md "Many writers")
 #           WRITERS="1 3" QUERY_SECONDS=10 benchmarks/run-writers.sh
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -37,7 +37,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * hands them over, through the receiver's own request marshaller and stream (decode, validate) into
  * the aggregator. Messages are the load generator's, every entity already has its accumulator.
  * Uses only the receiver's public API, so the same benchmark measures an older receiver jar put on
- * the classpath instead (how the before/after figures in docs/performance.md were taken).
+ * the classpath instead (how the before/after figures in docs/performance-history.md were taken).
  *
  * <p>Scores are messages per second; {@code batch} records each (a few messages are shorter). On a
  * machine shared with other work, wall-clock scores follow the others' load; {@link #main} measures
