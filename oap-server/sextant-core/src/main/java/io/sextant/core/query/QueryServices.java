@@ -14,8 +14,8 @@ import java.time.ZoneOffset;
 
 /**
  * The read side, one service per schema area, each answering from storage by merging what all
- * collectors wrote. GraphQL areas call only these; areas to come (profiling, records, management)
- * add a service here. {@code templates} also holds the UI template writes (version-checked).
+ * collectors wrote. GraphQL areas call only these; a new area adds its service here.
+ * {@code templates} also holds the UI template writes (version-checked).
  */
 public record QueryServices(MetadataQueries metadata, TopologyQueries topology, MetricQueries metrics,
     EventQueries events, RecordQueries records, HierarchyQueries hierarchy, UiTemplates templates,

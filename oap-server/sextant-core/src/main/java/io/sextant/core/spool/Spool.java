@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The write-ahead spool: what this collector accepted and has not yet written to storage, on disk,
  * so a killed collector's successor loses nothing (docs/architecture.md, "The spool"). One
- * directory per run (writer id) holding two kinds of frame files:
+ * directory per run (writer id) holding three kinds of frame files:
  * <ul>
  *   <li>{@code obs-<epoch>-<writer>}: the observations one thread accepted in one epoch, between
  *       two cuts (a file per thread, so accepting threads never wait for each other to write);
