@@ -17,6 +17,7 @@ import io.sextant.api.time.Step;
 import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.aggregate.Aggregator;
 import io.sextant.core.aggregate.AggregatorLimits;
+import io.sextant.core.alarm.AlarmQueries;
 import io.sextant.core.dispatch.RecordKindDispatcher;
 import io.sextant.core.flush.Flusher;
 import io.sextant.core.flush.FlusherConfig;
@@ -166,8 +167,8 @@ public class GraphqlBenchmark {
 
   private static GraphQL engine(MemoryStorage storage, QueryLimits limits) {
     return SextantGraphql.build(SextantGraphql.standardAreas(QueryServices.over(storage,
-        MetricFamilies.catalog(500)), limits, "bench", () -> CheckResult.OK, ZoneOffset.UTC,
-        Clock.systemUTC(), Runnable::run), limits);
+        MetricFamilies.catalog(500)), new AlarmQueries(() -> storage), limits, "bench", () -> CheckResult.OK,
+        ZoneOffset.UTC, Clock.systemUTC(), Runnable::run), limits);
   }
 
   /** Fails the run unless {@code field} answered a value for every minute without an error. */

@@ -13,6 +13,7 @@ import graphql.schema.idl.SchemaParser;
 import graphql.schema.idl.TypeDefinitionRegistry;
 import io.sextant.api.component.CheckResult;
 import io.sextant.api.time.TimeBuckets;
+import io.sextant.core.alarm.AlarmQueries;
 import io.sextant.core.query.QueryServices;
 import io.sextant.query.graphql.area.AlarmArea;
 import io.sextant.query.graphql.area.CommonArea;
@@ -61,20 +62,21 @@ public final class SextantGraphql {
   private SextantGraphql() {}
 
   /**
-   * The areas Sextant serves today over the given read services. {@code expressions} runs the
-   * expressions of a request that asks for several ({@code execExpression} fields, as the UI batches
-   * a dashboard's widgets; v2 metric reads likewise) at once; {@code Runnable::run} answers each on
-   * the calling thread.
+   * The areas Sextant serves today over the given read services; alarms come from the alarm side's
+   * own {@code alarms} (not a part of {@link QueryServices}, which {@code core.alarm} builds on).
+   * {@code expressions} runs the expressions of a request that asks for several ({@code
+   * execExpression} fields, as the UI batches a dashboard's widgets; v2 metric reads likewise) at
+   * once; {@code Runnable::run} answers each on the calling thread.
    */
-  public static List<SchemaArea> standardAreas(QueryServices query, QueryLimits limits, String version,
-      Supplier<CheckResult> health, ZoneId zone, Clock clock, Executor expressions) {
+  public static List<SchemaArea> standardAreas(QueryServices query, AlarmQueries alarms, QueryLimits limits,
+      String version, Supplier<CheckResult> health, ZoneId zone, Clock clock, Executor expressions) {
     return List.of(
         new CommonArea(version, health, zone, clock),
         new MetadataArea(query.metadata(), limits),
         new TopologyArea(query.topology(), limits),
         new MetricsArea(query.metrics(), limits, expressions, new TimeBuckets(zone, clock)),
         new EventArea(query.events(), new DurationBounds(zone)),
-        new AlarmArea(query.alarms(), query.events(), new DurationBounds(zone)),
+        new AlarmArea(alarms, query.events(), new DurationBounds(zone)),
         new MetricsV2Area(query.metrics(), limits, expressions),
         new MetricsV1Area(query.metrics(), limits),
         new RecordsArea(query.records(), limits, zone),

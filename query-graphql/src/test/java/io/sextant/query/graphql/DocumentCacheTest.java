@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import graphql.ExecutionInput;
 import graphql.GraphQL;
 import io.sextant.api.component.CheckResult;
+import io.sextant.core.alarm.AlarmQueries;
 import io.sextant.core.metric.MetricFamilies;
 import io.sextant.core.query.QueryServices;
 import io.sextant.storage.memory.MemoryStorage;
@@ -26,10 +27,10 @@ class DocumentCacheTest {
   private static final QueryLimits LIMITS = new QueryLimits(6, 40, 10_000);
 
   private static GraphQL engine(int cachedDocuments) {
-    QueryServices query = QueryServices.over(new MemoryStorage(new MemoryStorageConfig(1000)),
-        MetricFamilies.catalog(100));
-    List<SchemaArea> areas = SextantGraphql.standardAreas(query, LIMITS, "test", () -> CheckResult.OK,
-        ZoneOffset.UTC, CLOCK, Runnable::run);
+    MemoryStorage storage = new MemoryStorage(new MemoryStorageConfig(1000));
+    QueryServices query = QueryServices.over(storage, MetricFamilies.catalog(100));
+    List<SchemaArea> areas = SextantGraphql.standardAreas(query, new AlarmQueries(() -> storage), LIMITS, "test",
+        () -> CheckResult.OK, ZoneOffset.UTC, CLOCK, Runnable::run);
     return SextantGraphql.build(areas, LIMITS, cachedDocuments);
   }
 

@@ -6,6 +6,7 @@ import graphql.ExecutionInput;
 import graphql.ExecutionResult;
 import graphql.GraphQL;
 import io.sextant.api.component.CheckResult;
+import io.sextant.core.alarm.AlarmQueries;
 import io.sextant.core.metric.MetricFamilies;
 import io.sextant.core.query.QueryServices;
 import io.sextant.storage.memory.MemoryStorage;
@@ -31,8 +32,9 @@ import net.jqwik.api.statistics.Statistics;
 class GraphqlRequestProperties {
   private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-22T10:30:00Z"), ZoneOffset.UTC);
   private static final QueryLimits LIMITS = new QueryLimits(15, 500, 10_080);
+  private static final MemoryStorage STORAGE = new MemoryStorage(new MemoryStorageConfig(1000));
   private static final GraphQL ENGINE = SextantGraphql.build(SextantGraphql.standardAreas(
-      QueryServices.over(new MemoryStorage(new MemoryStorageConfig(1000)), MetricFamilies.catalog(100)), LIMITS,
+      QueryServices.over(STORAGE, MetricFamilies.catalog(100)), new AlarmQueries(() -> STORAGE), LIMITS,
       "test", () -> CheckResult.OK, ZoneOffset.UTC, CLOCK, Runnable::run), LIMITS, 50);
 
   @Property

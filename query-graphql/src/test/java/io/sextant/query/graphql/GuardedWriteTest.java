@@ -15,6 +15,7 @@ import graphql.schema.FieldCoordinates;
 import graphql.schema.GraphQLFieldDefinition;
 import graphql.schema.GraphQLSchema;
 import io.sextant.api.component.CheckResult;
+import io.sextant.core.alarm.AlarmQueries;
 import io.sextant.core.metric.MetricFamilies;
 import io.sextant.core.query.QueryServices;
 import io.sextant.storage.memory.MemoryStorage;
@@ -48,11 +49,11 @@ class GuardedWriteTest {
         refused.add(operation);
       }
     };
-    QueryServices query = QueryServices.over(new MemoryStorage(new MemoryStorageConfig(1000)),
-        MetricFamilies.catalog(100));
-    GraphQL engine = SextantGraphql.build(SextantGraphql.standardAreas(query, LIMITS, "test", () -> CheckResult.OK,
-        ZoneOffset.UTC, Clock.fixed(Instant.parse("2026-11-26T10:00:00Z"), ZoneOffset.UTC), Runnable::run),
-        LIMITS, 0, audit);
+    MemoryStorage storage = new MemoryStorage(new MemoryStorageConfig(1000));
+    QueryServices query = QueryServices.over(storage, MetricFamilies.catalog(100));
+    Clock clock = Clock.fixed(Instant.parse("2026-11-26T10:00:00Z"), ZoneOffset.UTC);
+    GraphQL engine = SextantGraphql.build(SextantGraphql.standardAreas(query, new AlarmQueries(() -> storage), LIMITS,
+        "test", () -> CheckResult.OK, ZoneOffset.UTC, clock, Runnable::run), LIMITS, 0, audit);
     GraphQLSchema schema = engine.getGraphQLSchema();
     List<GraphQLFieldDefinition> mutations = schema.getMutationType().getFieldDefinitions();
     assertThat(mutations).extracting(GraphQLFieldDefinition::getName)

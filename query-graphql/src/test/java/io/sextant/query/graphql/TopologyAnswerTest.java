@@ -12,6 +12,7 @@ import io.sextant.api.model.Scope;
 import io.sextant.api.storage.Edge;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.time.TimeBuckets;
+import io.sextant.core.alarm.AlarmQueries;
 import io.sextant.core.metric.MetricFamilies;
 import io.sextant.core.query.QueryServices;
 import io.sextant.storage.memory.MemoryStorage;
@@ -54,8 +55,8 @@ class TopologyAnswerTest {
         new Edge(Scope.SERVICE, ratings, db, DetectPoint.CLIENT, "tcp")), minute);
     QueryServices query = QueryServices.over(storage, MetricFamilies.catalog(100));
     QueryLimits limits = new QueryLimits(15, 5000, 10_000);
-    List<SchemaArea> areas =
-        SextantGraphql.standardAreas(query, limits, "test", () -> CheckResult.OK, ZoneOffset.UTC, CLOCK, Runnable::run);
+    List<SchemaArea> areas = SextantGraphql.standardAreas(query, new AlarmQueries(() -> storage), limits, "test",
+        () -> CheckResult.OK, ZoneOffset.UTC, CLOCK, Runnable::run);
     fast = SextantGraphql.build(areas, limits, flat);
     general = SextantGraphql.build(areas, limits, new AsyncExecutionStrategy());
   }

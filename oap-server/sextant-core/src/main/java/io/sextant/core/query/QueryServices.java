@@ -2,7 +2,6 @@ package io.sextant.core.query;
 
 import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.time.TimeBuckets;
-import io.sextant.core.alarm.AlarmQueries;
 import io.sextant.core.management.ShippedTemplates;
 import io.sextant.core.management.UiMenu;
 import io.sextant.core.management.UiTemplates;
@@ -14,13 +13,15 @@ import java.time.ZoneOffset;
 
 /**
  * The read side, one service per schema area, each answering from storage by merging what all
- * collectors wrote. GraphQL areas call only these; a new area adds its service here.
- * {@code templates} also holds the UI template writes (version-checked).
+ * collectors wrote. GraphQL areas call only these; a new area adds its service here. {@code
+ * templates} also holds the UI template writes (version-checked). Alarms are not here: {@code
+ * core.alarm} evaluates its rules through these services, so the alarm side owns its own reads
+ * ({@code AlarmQueries}) and this package names nothing of it.
  */
 public record QueryServices(MetadataQueries metadata, TopologyQueries topology, MetricQueries metrics,
     EventQueries events, RecordQueries records, HierarchyQueries hierarchy, UiTemplates templates,
     UiMenu menu, ContinuousProfilingQueries continuousProfiling, ProfilingServices profiling,
-    ProcessQueries processes, AlarmQueries alarms) {
+    ProcessQueries processes) {
   /** Over storage, with minute buckets in UTC (tests and tools). */
   public static QueryServices over(StorageComponent storage, MetricCatalog catalog) {
     return over(storage, catalog, new TimeBuckets(ZoneOffset.UTC, Clock.systemUTC()));
@@ -36,6 +37,6 @@ public record QueryServices(MetadataQueries metadata, TopologyQueries topology, 
         new UiTemplates(storage::management, ShippedTemplates::fromClasspath), new UiMenu(metadata::layers),
         new ContinuousProfilingQueries(storage::management, storage::metadata, buckets),
         ProfilingServices.over(storage, Clock.system(buckets.zone())),
-        new ProcessQueries(storage), new AlarmQueries(() -> storage));
+        new ProcessQueries(storage));
   }
 }

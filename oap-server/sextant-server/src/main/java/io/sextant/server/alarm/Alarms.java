@@ -137,6 +137,7 @@ public final class Alarms implements AutoCloseable {
     return rules;
   }
 
+  /** The one {@link AlarmQueries}: the GraphQL alarm fields read through it. */
   public AlarmQueries queries() {
     return queries;
   }

@@ -160,7 +160,7 @@ public final class SextantServer implements AutoCloseable {
     expressionPool = expressionPool(config.integer("query.expressionThreads"));
     QueryLimits limits = new QueryLimits(config.integer("query.maxDepth"), config.integer("query.maxComplexity"),
         config.integer("query.maxDurationPoints"));
-    List<SchemaArea> areas = new ArrayList<>(SextantGraphql.standardAreas(query, limits, VERSION,
+    List<SchemaArea> areas = new ArrayList<>(SextantGraphql.standardAreas(query, alarms.queries(), limits, VERSION,
         readiness::health, buckets.zone(), Clock.systemUTC(), expressionPool));
     areas.add(new AlarmRulesArea(alarms.rules(), alarms.engine()));
     GraphQL graphql = SextantGraphql.build(areas, limits, config.integer("query.maxCachedDocuments"),

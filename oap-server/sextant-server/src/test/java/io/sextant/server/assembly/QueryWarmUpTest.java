@@ -11,6 +11,7 @@ import io.sextant.api.component.CheckResult;
 import io.sextant.api.id.EntityIds;
 import io.sextant.api.storage.ServiceMeta;
 import io.sextant.api.time.TimeBuckets;
+import io.sextant.core.alarm.AlarmQueries;
 import io.sextant.core.metric.MetricFamilies;
 import io.sextant.core.query.QueryServices;
 import io.sextant.query.graphql.QueryLimits;
@@ -68,8 +69,8 @@ class QueryWarmUpTest {
     }
     QueryLimits limits = new QueryLimits(15, 5000, 10_000);
     GraphQL graphql = SextantGraphql.build(SextantGraphql.standardAreas(QueryServices.over(storage,
-        MetricFamilies.catalog(100)), limits, "test", () -> CheckResult.OK, ZoneOffset.UTC, Clock.systemUTC(),
-        Runnable::run), limits);
+        MetricFamilies.catalog(100)), new AlarmQueries(() -> storage), limits, "test", () -> CheckResult.OK,
+        ZoneOffset.UTC, Clock.systemUTC(), Runnable::run), limits);
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     int made = new QueryWarmUp(new GraphqlExchange(graphql), ZoneOffset.UTC, Clock.systemUTC(), Duration.ofSeconds(2),
         registry).run();
