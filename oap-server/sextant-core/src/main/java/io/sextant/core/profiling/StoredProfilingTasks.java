@@ -6,7 +6,6 @@ import io.sextant.api.receiver.ProfilingTasks;
 import io.sextant.api.storage.ManagedDocument;
 import io.sextant.api.storage.ManagementStore;
 import io.sextant.api.storage.VersionConflictException;
-import io.sextant.core.profiling.continuous.PolicyDocuments;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;

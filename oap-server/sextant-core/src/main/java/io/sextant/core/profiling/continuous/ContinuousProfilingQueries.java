@@ -11,6 +11,7 @@ import io.sextant.api.storage.ProcessMeta;
 import io.sextant.api.storage.ProcessQuery;
 import io.sextant.api.storage.VersionConflictException;
 import io.sextant.api.time.TimeBuckets;
+import io.sextant.core.profiling.PolicyDocuments;
 import io.sextant.core.profiling.TaskDocuments;
 import java.util.ArrayList;
 import java.util.Comparator;

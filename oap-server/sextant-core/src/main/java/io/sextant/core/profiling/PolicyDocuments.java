@@ -1,4 +1,4 @@
-package io.sextant.core.profiling.continuous;
+package io.sextant.core.profiling;
 
 import io.sextant.api.ebpf.ContinuousProfilingPolicy;
 import io.sextant.api.ebpf.ContinuousProfilingPolicy.CheckItem;
@@ -21,7 +21,9 @@ import java.util.List;
 /**
  * How a continuous-profiling policy is kept in the management store: kind {@value #KIND}, id = the
  * service id (one policy per service, as in SkyWalking), body = a small versioned binary encoding
- * in Base64. Written by the GraphQL mutation, read by Rover's policy polls on every collector.
+ * in Base64. Written by the GraphQL mutation ({@code continuous.ContinuousProfilingQueries}), read by
+ * Rover's policy polls on every collector ({@link StoredProfilingTasks}); it sits here, beside {@link
+ * TaskDocuments}, so that {@code continuous} builds on this package and not the other way round.
  */
 public final class PolicyDocuments {
   public static final String KIND = "continuous-profiling-policy";

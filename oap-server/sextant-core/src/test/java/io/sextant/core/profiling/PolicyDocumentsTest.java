@@ -1,4 +1,4 @@
-package io.sextant.core.profiling.continuous;
+package io.sextant.core.profiling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
