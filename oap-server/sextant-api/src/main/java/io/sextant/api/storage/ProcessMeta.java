@@ -5,7 +5,9 @@ import java.util.Map;
 
 /**
  * An operating-system process seen by SkyWalking Rover (or a virtual one standing for a peer Rover
- * could not name), under a service instance. {@code id} is {@link io.sextant.api.ebpf.ProcessIds#processId}.
+ * could not name), under a service instance. {@code id} is SkyWalking's process id (the hex SHA-256
+ * of {@code "<processName>_<instanceId>"}, as the eBPF side computes it: the storage SPI names nothing
+ * of {@code api.ebpf}, which builds on it).
  * {@code detectType} is SkyWalking's: {@code VM}, {@code KUBERNETES} or {@code VIRTUAL}. {@code
  * agentId} is the Rover that reported it (empty for virtual processes). {@code firstSeen} and {@code
  * lastPing} are minute buckets; liveness is the last ping.
