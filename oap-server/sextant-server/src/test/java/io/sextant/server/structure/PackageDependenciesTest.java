@@ -8,13 +8,9 @@ import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import com.tngtech.archunit.lang.EvaluationResult;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -37,8 +33,7 @@ import org.junit.jupiter.api.Test;
  * </ul>
  *
  * <p>The dependencies are those of the bytecode (types, calls, fields, annotations), not of the
- * Javadoc. A tolerated cycle is named in {@link #toleratedCycles} by exactly its packages: a longer
- * cycle through the same packages still fails. The list should be empty.
+ * Javadoc.
  */
 class PackageDependenciesTest {
   private static final String BASE = "io.sextant.";
@@ -49,13 +44,6 @@ class PackageDependenciesTest {
   static void importClasses() {
     classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
         .importPackages("io.sextant");
-  }
-
-  /** Package cycles accepted for now, each as the set of its packages (below {@code io.sextant}). */
-  private static Set<Set<String>> toleratedCycles() {
-    Set<Set<String>> tolerated = new HashSet<>();
-    tolerated.add(Set.of("core.aggregate", "core.spool")); // until the spool moves behind Journal/CutLog (issue 47)
-    return tolerated;
   }
 
   @Test
@@ -112,26 +100,6 @@ class PackageDependenciesTest {
         return "the packages of io.sextant." + layer + ", each its own slice";
       }
     };
-    Set<Set<String>> tolerated = toleratedCycles();
-    EvaluationResult result = slices().assignedFrom(byPackage).namingSlices("$1").should().beFreeOfCycles()
-        .evaluate(classes)
-        .filterDescriptionsMatching(cycle -> !tolerated.contains(packagesOf(cycle)));
-    assertThat(result.hasViolation()).as("%s", result.getFailureReport()).isFalse();
-  }
-
-  /**
-   * The packages of one cycle as ArchUnit reports it: {@code Cycle detected: a -> }, then one line
-   * per further package ({@code b -> }, ..., {@code a}), then the dependencies of each.
-   */
-  private static Set<String> packagesOf(String cycle) {
-    List<String> packages = new ArrayList<>();
-    for (String line : cycle.split("\n")) {
-      String name = line.replace("Cycle detected:", "").replace("->", "").replace("Slice ", "").trim();
-      if (name.isEmpty() || !name.matches("[\\w.]+")) {
-        break;
-      }
-      packages.add(name);
-    }
-    return new HashSet<>(packages);
+    slices().assignedFrom(byPackage).namingSlices("$1").should().beFreeOfCycles().check(classes);
   }
 }
