@@ -104,8 +104,7 @@ public final class LoadGenerator {
     if (inprocess) {
       int grpcPort = freePort();
       int httpPort = freePort();
-      server = new SextantServer(SextantConfig.defaults().with(Map.of("server.ingestWarmUpSeconds", "0",
-          "query.warmUpSeconds", "0",
+      server = new SextantServer(SextantConfig.defaults().with(Map.of("query.warmUpSeconds", "0",
           "server.host", "127.0.0.1",
           "server.grpcPort", String.valueOf(grpcPort),
           "server.httpPort", String.valueOf(httpPort),

@@ -64,8 +64,7 @@ public final class RoverMeterLoad {
     int clients = args.length > 2 ? Integer.parseInt(args[2]) : 4;
     int grpcPort = LoadGenerator.freePort();
     int httpPort = LoadGenerator.freePort();
-    SextantServer server = new SextantServer(SextantConfig.defaults().with(Map.of("server.ingestWarmUpSeconds", "0",
-        "query.warmUpSeconds", "0",
+    SextantServer server = new SextantServer(SextantConfig.defaults().with(Map.of("query.warmUpSeconds", "0",
         "server.host", "127.0.0.1", "server.grpcPort", String.valueOf(grpcPort),
         "server.httpPort", String.valueOf(httpPort), "core.collectorId", "rover-load"))).start();
     try {

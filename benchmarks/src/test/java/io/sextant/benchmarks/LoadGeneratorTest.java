@@ -48,8 +48,7 @@ class LoadGeneratorTest {
   @Test
   void chunkedCallsReportTheServersStatus() throws Exception {
     int grpcPort = freePort();
-    SextantServer server = new SextantServer(SextantConfig.defaults().with(Map.of("server.ingestWarmUpSeconds", "0",
-        "query.warmUpSeconds", "0",
+    SextantServer server = new SextantServer(SextantConfig.defaults().with(Map.of("query.warmUpSeconds", "0",
         "server.host", "127.0.0.1", "server.grpcPort", String.valueOf(grpcPort),
         "server.httpPort", String.valueOf(freePort())))).start();
     try {

@@ -56,8 +56,7 @@ class QueryLoadAcrossRestartTest {
   }
 
   private static SextantServer server(int grpcPort, int httpPort, String warmUpSeconds) {
-    return new SextantServer(SextantConfig.defaults().with(Map.of("server.ingestWarmUpSeconds", "0",
-        "query.warmUpSeconds", warmUpSeconds,
+    return new SextantServer(SextantConfig.defaults().with(Map.of("query.warmUpSeconds", warmUpSeconds,
         "server.host", "127.0.0.1", "server.grpcPort", String.valueOf(grpcPort),
         "server.httpPort", String.valueOf(httpPort), "core.flushIntervalMillis", "500",
         "core.collectorId", "restart-test"))).start();

@@ -65,7 +65,7 @@ class ChartEnvLauncherIT {
     Map<String, String> env = Map.of("JAVA_HEAP_OPTS", heap,
         "JAVA_OPTS", "-XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError -Dsextant.it=launcher",
         "SEXTANT_SERVER_GRPC_PORT", String.valueOf(grpc), "SEXTANT_SERVER_HTTP_PORT", String.valueOf(http),
-        "SEXTANT_CORE_COLLECTOR_ID", "launcher-it-7", "SEXTANT_SERVER_INGEST_WARM_UP_SECONDS", "0");
+        "SEXTANT_CORE_COLLECTOR_ID", "launcher-it-7");
     try (LaunchedDistribution s = LaunchedDistribution.start(home, env)) {
       s.awaitReady(http, READY);
       assertThat(s.jvmArguments()).contains("-XX:InitialRAMPercentage=25", "-XX:MaxRAMPercentage=60",
@@ -78,7 +78,7 @@ class ChartEnvLauncherIT {
   void launcherWithoutJvmVariablesKeepsTheTarballDefaults() throws Exception {
     int http = FreePort.any();
     Map<String, String> env = Map.of("SEXTANT_SERVER_GRPC_PORT", String.valueOf(FreePort.any()),
-        "SEXTANT_SERVER_HTTP_PORT", String.valueOf(http), "SEXTANT_SERVER_INGEST_WARM_UP_SECONDS", "0");
+        "SEXTANT_SERVER_HTTP_PORT", String.valueOf(http));
     try (LaunchedDistribution s = LaunchedDistribution.start(home, env)) {
       s.awaitReady(http, READY);
       assertThat(s.jvmArguments()).contains("-Xms128m", "-Xmx512m", "-XX:+UseParallelGC")

@@ -19,7 +19,6 @@ record RunningSextant(LaunchedDistribution process, Clients clients) implements 
     all.putIfAbsent("SEXTANT_SERVER_DRAIN_READINESS_SECONDS", "0");
     // The query warm-up would take a core for its seconds after each start; ShippedModesIT runs it.
     all.putIfAbsent("SEXTANT_QUERY_WARM_UP_SECONDS", "0");
-    all.putIfAbsent("SEXTANT_SERVER_INGEST_WARM_UP_SECONDS", "0");
     LaunchedDistribution process = LaunchedDistribution.start(home, all);
     try {
       process.awaitReady(http, readyWithin);

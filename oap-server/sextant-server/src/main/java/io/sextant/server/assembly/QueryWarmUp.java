@@ -23,18 +23,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the query path a dashboard takes after a start, before the collector reports ready: the mesh
- * service dashboard's expressions and the topology over the last 30 minutes, for a few of the
- * services stored, round after round until the rounds stop getting faster and the JIT compiler is
- * quiet ({@link WarmUpProgress}), a round is answered with errors, or the budget is spent; one round
- * when no service is stored yet. A fresh JVM answers its first dashboards several times slower than
- * a warm one (classes loaded, code compiled, the read cache and Elasticsearch's own caches empty);
- * this pays that before balancers send the collector dashboards rather than on the first person
- * who opens the UI. Read-only, and through the same {@link GraphqlExchange} as HTTP requests: sent
- * as JSON bodies, read by Jackson, answered as JSON bytes. Through the engine alone, variables came
- * as immutable maps where clients' come as Jackson's, and the first minute after ready still
- * compiled (and recompiled for the other map types) the reading of bodies, the coercion of
- * variables and the writing of answers.
+ * Runs the query path a dashboard takes after a start, once the collector is ready (it never holds
+ * readiness): the mesh service dashboard's expressions and the topology over the last 30 minutes,
+ * for a few of the services stored, round after round until the rounds stop getting faster
+ * ({@link WarmUpProgress}), a round is answered with errors, or the budget ({@code
+ * query.warmUpSeconds}, at most 15 s) is spent; one round when no service is stored yet. A fresh
+ * JVM answers its first dashboards several times slower than a warm one (classes loaded, code
+ * compiled, the read cache and Elasticsearch's own caches empty); this pays part of that before the
+ * first person opens the UI. Read-only, in-process and through the same {@link GraphqlExchange} as
+ * HTTP requests: sent as JSON bodies, read by Jackson, answered as JSON bytes, so that the reading
+ * of bodies, the coercion of variables and the writing of answers warm up with the engine.
  */
 final class QueryWarmUp {
   private static final Logger LOG = LoggerFactory.getLogger(QueryWarmUp.class);
@@ -78,7 +76,7 @@ final class QueryWarmUp {
       if (nothingStored) {
         services = List.of(Map.of("name", "sextant-warm-up", "normal", true));
       }
-      WarmUpProgress progress = new WarmUpProgress(started, budget, JitCompiler.jvm());
+      WarmUpProgress progress = new WarmUpProgress(started, budget);
       String why;
       while (true) {
         long round = System.nanoTime();
@@ -106,9 +104,9 @@ final class QueryWarmUp {
         }
       }
       LOG.info("warmed up the query path: {} rounds, {} requests in {} ms, stopped as {}; a round (the dashboards"
-          + " and the topology) took {} ms at first, {} ms at the end{}", progress.rounds(), made,
+          + " and the topology) took {} ms at first, {} ms at the end", progress.rounds(), made,
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), why, progress.firstMillis(),
-          progress.lastMillis(), progress.compilerSummary());
+          progress.lastMillis());
     } catch (RuntimeException e) {
       LOG.info("query warm-up stopped after {} requests: {}", made, e.toString());
     }

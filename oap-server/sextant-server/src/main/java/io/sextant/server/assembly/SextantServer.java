@@ -66,7 +66,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,8 +82,6 @@ public final class SextantServer implements AutoCloseable {
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final StorageComponent storage;
   private final Aggregator aggregator;
-  /** Makes an aggregator counting into the registry given: the real one, and the ingest warm-up's scratch one. */
-  private final Function<MeterRegistry, Aggregator> newAggregator;
   private final Flusher flusher;
   private final QueryServices query;
   /** Core's ports for agents that register processes and poll for profiling work (Rover). */
@@ -131,7 +128,6 @@ public final class SextantServer implements AutoCloseable {
     MetricCatalog catalog = MetricFamilies.catalog(core.apdexThresholdMillis());
     // The selected backend; constructors do no I/O.
     this.storage = Plugins.storage(config.string("storage.selector")).create(config, registry);
-    this.newAggregator = aggregators(core, catalog, buckets);
     // Durability on the spool's disk, or none: the write path sees only its two ports.
     String writerId = Flusher.writerId(core.collectorId());
     SpoolPorts spool = SpoolPorts.open(core.spool(), writerId, catalog, registry);
@@ -271,52 +267,27 @@ public final class SextantServer implements AutoCloseable {
     return shippedTemplates.installed();
   }
 
-  /** One warm-up; one that breaks is logged and does not keep the next from running. */
-  private static void warmUpStep(String name, Runnable step) {
-    try {
-      step.run();
-    } catch (RuntimeException e) {
-      LOG.warn("the {} warm-up stopped", name, e);
-    }
-  }
-
-  /** Aggregators as configured, each counting into the registry it is made with. */
-  static Function<MeterRegistry, Aggregator> aggregators(CoreConfig core, MetricCatalog catalog, TimeBuckets buckets) {
-    return meters -> aggregator(core, catalog, buckets, meters, Journal.NONE);
-  }
-
-  /** An aggregator as configured, counting into {@code meters}, journaling to {@code journal}. */
-  static Aggregator aggregator(CoreConfig core, MetricCatalog catalog, TimeBuckets buckets, MeterRegistry meters,
-      Journal journal) {
+  /** The aggregator as configured, counting into {@code meters}, journaling to {@code journal}. */
+  private static Aggregator aggregator(CoreConfig core, MetricCatalog catalog, TimeBuckets buckets,
+      MeterRegistry meters, Journal journal) {
     return new Aggregator(catalog, RecordKindDispatcher.standard(core.maxCachedIds(),
         new ChildBudgets(core.maxEndpointsPerService(), core.maxInstancesPerService(), meters)), buckets,
         core.limits(), meters, journal);
   }
 
   /**
-   * Warms up the ingest path, then the query path, on a thread of its own after the collector is
-   * ready: a warm-up never holds readiness (a pod kept out of its Service for a minute costs more
-   * than a first dashboard's milliseconds), and one that waits on storage only waits itself.
+   * Warms up the query path on a thread of its own after the collector is ready: a warm-up never
+   * holds readiness (a pod kept out of its Service costs more than a first dashboard's
+   * milliseconds), and one that waits on storage only waits itself.
    */
   private void warmUp(GraphqlExchange exchange) {
-    int ingestSeconds = config.integer("server.ingestWarmUpSeconds");
-    int querySeconds = config.integer("query.warmUpSeconds");
-    if (ingestSeconds + querySeconds == 0) {
+    int seconds = config.integer("query.warmUpSeconds");
+    if (seconds == 0) {
       return;
     }
-    List<ReceiverFactory> enabled =
-        Plugins.RECEIVERS.stream().filter(f -> config.bool(f.enabledKey())).toList();
-    Thread t = new Thread(() -> {
-      if (ingestSeconds > 0) {
-        warmUpStep("ingest", () -> new IngestWarmUp(enabled, config, newAggregator,
-            config.integer("server.maxGrpcMessageBytes"), Duration.ofSeconds(ingestSeconds), JitCompiler.jvm(),
-            registry).run());
-      }
-      if (querySeconds > 0) {
-        warmUpStep("query", () -> new QueryWarmUp(exchange, buckets.zone(), Clock.systemUTC(),
-            Duration.ofSeconds(querySeconds), registry).run());
-      }
-    }, "sextant-warm-up");
+    // QueryWarmUp.run logs what stops it and throws nothing.
+    Thread t = new Thread(() -> new QueryWarmUp(exchange, buckets.zone(), Clock.systemUTC(),
+        Duration.ofSeconds(seconds), registry).run(), "sextant-warm-up");
     t.setDaemon(true);
     t.start();
   }

@@ -52,11 +52,6 @@ public final class ConfigKeys {
           "/readyz answers 503 while the write queue (core.maxPendingMegabytes) is this full, and again 200"
               + " 10 points below (while rows wait in the spool's overflow: while the spool is this full);"
               + " storage health is not part of readiness"),
-      integer("server.ingestWarmUpSeconds", 0, 0, 600,
-          "after a start, once ready, send each receiver's typical traffic over loopback gRPC to scratch copies of the"
-              + " receivers (aggregated, never stored) until its rounds stop getting faster and the JIT compiler is"
-              + " quiet, at most this long; it competes with real traffic for the cores and never holds readiness;"
-              + " 0: off"),
       integer("server.drainTimeoutSeconds", 30, 1, 3600,
           "on stop, how long writing what was accepted may take; what is left is counted and logged"));
 
@@ -72,10 +67,10 @@ public final class ConfigKeys {
               + " progress)"),
       integer("query.expressionThreads", 4, 1, 256,
           "threads running the expressions of one request at once (1: one after another)"),
-      integer("query.warmUpSeconds", 15, 0, 600,
-          "after a start, once ready, run the mesh dashboards' queries until their rounds stop getting faster and the"
-              + " JIT compiler is quiet, at most this long, so the first person to open the UI meets less of a cold"
-              + " JVM; never holds readiness; 0: off"),
+      integer("query.warmUpSeconds", 15, 0, 15,
+          "after a start, once ready, run the mesh dashboards' queries in-process until their rounds stop getting"
+              + " faster, at most this long, so the first person to open the UI meets less of a cold JVM; never"
+              + " holds readiness; 0: off"),
       integer("query.maxCachedDocuments", 500, 0, 100_000,
           "GraphQL query texts (up to 16 KB each) kept parsed and validated; 0: parse every request"));
 

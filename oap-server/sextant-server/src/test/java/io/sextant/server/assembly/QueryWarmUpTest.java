@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
 class QueryWarmUpTest {
   @Test
   void withNoServiceStoredYetTheWarmUpIsOneRoundAndTheServerReadyAtOnce() throws Exception {
-    try (TestServer sextant = new TestServer(Map.of("query.warmUpSeconds", "60"))) {
+    try (TestServer sextant = new TestServer(Map.of("query.warmUpSeconds", "15"))) {
       assertThat(sextant.get("/readyz")).as("ready at once: the warm-up runs after").isEqualTo("ready");
       Poll.until("listServices, a dashboard, topology", Duration.ofSeconds(10),
           () -> metric(sextant, "sextant_query_warm_up_requests_total") == 3);

@@ -45,8 +45,7 @@ public final class CollectorProcess implements AutoCloseable {
     all.put("SEXTANT_SERVER_HTTP_PORT", String.valueOf(httpPort));
     all.put("SEXTANT_CORE_TIMEZONE", "UTC");
     all.put("SEXTANT_CORE_COLLECTOR_ID", collectorId);
-    all.put("SEXTANT_QUERY_WARM_UP_SECONDS", "0"); // it holds readiness for seconds; QueryWarmUpTest runs it
-    all.put("SEXTANT_SERVER_INGEST_WARM_UP_SECONDS", "0"); // the same; IngestWarmUpTest runs it
+    all.put("SEXTANT_QUERY_WARM_UP_SECONDS", "0"); // a core for its seconds after each start; QueryWarmUpTest runs it
     all.putAll(env);
     this.process = pb.start();
   }

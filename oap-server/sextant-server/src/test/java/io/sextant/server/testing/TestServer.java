@@ -49,7 +49,6 @@ public final class TestServer implements AutoCloseable {
     // by default is SecurityIT's subject.
     all.put("auth.anonymous", "editor");
     all.put("query.warmUpSeconds", "0"); // a core for its seconds after each start; QueryWarmUpTest runs it
-    all.put("server.ingestWarmUpSeconds", "0"); // the same; IngestWarmUpTest runs it
     all.putAll(overrides);
     server = new SextantServer(SextantConfig.defaults().with(all)).start();
     // A start waits for the shipped dashboards a moment at most; tests read them at once.

@@ -4,9 +4,7 @@ import io.sextant.api.config.ConfigKey;
 import io.sextant.api.plugin.ReceiverContext;
 import io.sextant.api.plugin.ReceiverFactory;
 import io.sextant.api.receiver.Receiver;
-import io.sextant.api.receiver.WarmUpTraffic;
 import java.util.List;
-import java.util.Optional;
 
 /** Makes the SkyWalking service-mesh telemetry receiver ({@code receiver.mesh.*}). */
 public final class MeshReceiverFactory implements ReceiverFactory {
@@ -23,10 +21,5 @@ public final class MeshReceiverFactory implements ReceiverFactory {
   @Override
   public Receiver create(ReceiverContext context) {
     return new MeshTelemetryReceiver(context.sink(), MeshReceiverConfig.load(context.settings()), context.meters());
-  }
-
-  @Override
-  public Optional<WarmUpTraffic> warmUpTraffic() {
-    return Optional.of(new MeshWarmUpTraffic());
   }
 }

@@ -4,12 +4,10 @@ import io.sextant.api.config.ConfigKey;
 import io.sextant.api.plugin.ReceiverContext;
 import io.sextant.api.plugin.ReceiverFactory;
 import io.sextant.api.receiver.Receiver;
-import io.sextant.api.receiver.WarmUpTraffic;
 import io.sextant.receiver.common.PeerAddressResolver;
 import io.sextant.receiver.k8s.KubernetesPeers;
 import io.sextant.receiver.k8s.ServiceNameRule;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Makes the ALS receiver ({@code receiver.als.*}). With {@code receiver.als.kubernetes.enabled} the
@@ -35,10 +33,5 @@ public final class AlsReceiverFactory implements ReceiverFactory {
         ? new KubernetesPeers(ServiceNameRule.parse(k8s.serviceNameRule()), context.meters(), k8s.maxPods())
         : null;
     return new AccessLogReceiver(context.sink(), config, resolver, context.meters());
-  }
-
-  @Override
-  public Optional<WarmUpTraffic> warmUpTraffic() {
-    return Optional.of(new AlsWarmUpTraffic());
   }
 }

@@ -4,9 +4,7 @@ import io.sextant.api.config.ConfigKey;
 import io.sextant.api.plugin.ReceiverContext;
 import io.sextant.api.plugin.ReceiverFactory;
 import io.sextant.api.receiver.Receiver;
-import io.sextant.api.receiver.WarmUpTraffic;
 import java.util.List;
-import java.util.Optional;
 
 /** Makes the Envoy metrics service receiver ({@code receiver.envoyMetrics.*}). */
 public final class EnvoyMetricsReceiverFactory implements ReceiverFactory {
@@ -24,10 +22,5 @@ public final class EnvoyMetricsReceiverFactory implements ReceiverFactory {
   public Receiver create(ReceiverContext context) {
     return new EnvoyMetricsReceiver(context.sink(), EnvoyMetricsConfig.load(context.settings()).serviceNameLabels(),
         context.meters());
-  }
-
-  @Override
-  public Optional<WarmUpTraffic> warmUpTraffic() {
-    return Optional.of(new EnvoyMetricsWarmUpTraffic());
   }
 }
