@@ -1,2 +1,6 @@
-/** The one assembly: builds every component from configuration, starts and stops them in order. */
+/**
+ * The one assembly: {@code SextantServer} builds every component from configuration, starts them in
+ * one declared order and stops them in reverse; {@code Main} runs it. What it assembles lives in the
+ * rooms beside it: {@code grpc}, {@code http}, {@code lifecycle} and {@code warmup}.
+ */
 package io.sextant.server.assembly;

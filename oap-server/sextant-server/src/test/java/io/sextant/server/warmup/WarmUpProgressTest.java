@@ -1,4 +1,4 @@
-package io.sextant.server.assembly;
+package io.sextant.server.warmup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

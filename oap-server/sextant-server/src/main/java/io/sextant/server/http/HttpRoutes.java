@@ -1,4 +1,4 @@
-package io.sextant.server.assembly;
+package io.sextant.server.http;
 
 import com.linecorp.armeria.common.HttpHeaderNames;
 import com.linecorp.armeria.common.HttpRequest;
@@ -11,6 +11,7 @@ import com.linecorp.armeria.server.VirtualHostBuilder;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sextant.api.component.CheckResult;
 import io.sextant.server.alarm.AlarmStatus;
+import io.sextant.server.lifecycle.Readiness;
 import io.sextant.server.security.ClientCertificates;
 import io.sextant.server.security.HttpAuthentication;
 import io.sextant.server.security.Security;
@@ -28,7 +29,7 @@ import java.util.function.Supplier;
  * What the HTTP port serves: GraphQL, the query console, self-metrics, the probes, SkyWalking's
  * health check and its status and debugging endpoints.
  */
-final class HttpRoutes {
+public final class HttpRoutes {
   private static final MediaType PROMETHEUS = MediaType.parse("text/plain; version=0.0.4; charset=utf-8");
 
   private HttpRoutes() {}
@@ -38,7 +39,7 @@ final class HttpRoutes {
    * ({@link io.sextant.query.graphql.Deadline}), so that its answer, errors included, goes out in
    * time.
    */
-  static void install(ServerBuilder sb, int httpPort, GraphqlExchange exchange, Duration requestTimeout,
+  public static void install(ServerBuilder sb, int httpPort, GraphqlExchange exchange, Duration requestTimeout,
       PrometheusMeterRegistry registry, Readiness readiness, Security security, AlarmStatus alarms,
       ServerStatus server, ThreadPoolExecutor queries) {
     String console = consolePage();

@@ -1,4 +1,4 @@
-package io.sextant.server.assembly;
+package io.sextant.server.grpc;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;

@@ -1,4 +1,4 @@
-package io.sextant.server.assembly;
+package io.sextant.server.lifecycle;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sextant.core.aggregate.Aggregator;
@@ -14,13 +14,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** The last steps of a stop, once no traffic comes in: say what was taken, write all of it. */
-final class FinalWrite {
+public final class FinalWrite {
   private static final Logger LOG = LoggerFactory.getLogger(FinalWrite.class);
 
   private FinalWrite() {}
 
   /** The records each receiver accepted, e.g. {@code als=0, mesh=1200}: the port's /metrics is gone. */
-  static String acceptedByReceiver(MeterRegistry registry) {
+  public static String acceptedByReceiver(MeterRegistry registry) {
     StringBuilder out = new StringBuilder();
     registry.find(ReceiverMetrics.RECORDS_ACCEPTED).counters().stream()
         .sorted(Comparator.comparing(c -> String.valueOf(c.getId().getTag("receiver"))))
@@ -33,7 +33,7 @@ final class FinalWrite {
    * Runs the flusher's final write on its own thread so that a store that hangs cannot hold the
    * stop past the timeout; what is left then is counted and logged. True when everything was written.
    */
-  static boolean run(Flusher flusher, Aggregator aggregator, Duration timeout) {
+  public static boolean run(Flusher flusher, Aggregator aggregator, Duration timeout) {
     CompletableFuture<Integer> left = CompletableFuture.supplyAsync(() -> flusher.close(timeout), runnable -> {
       Thread t = new Thread(runnable, "sextant-drain");
       t.setDaemon(true);

@@ -1,4 +1,4 @@
-package io.sextant.server.assembly;
+package io.sextant.server.grpc;
 
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;
@@ -13,10 +13,10 @@ import java.util.function.Supplier;
  * this collector take more data; storage health is not part of it): swctl and gRPC load balancers
  * probe it.
  */
-final class GrpcHealthService extends HealthGrpc.HealthImplBase {
+public final class GrpcHealthService extends HealthGrpc.HealthImplBase {
   private final Supplier<CheckResult> health;
 
-  GrpcHealthService(Supplier<CheckResult> health) {
+  public GrpcHealthService(Supplier<CheckResult> health) {
     this.health = health;
   }
 

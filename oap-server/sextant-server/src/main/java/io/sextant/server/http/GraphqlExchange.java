@@ -1,4 +1,4 @@
-package io.sextant.server.assembly;
+package io.sextant.server.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,19 +21,19 @@ import java.util.Map;
  * compiles what clients' requests take (Jackson reading the body, the variables as the maps it
  * makes, the answer written out), not only the engine.
  */
-final class GraphqlExchange {
-  static final ObjectMapper JSON = new ObjectMapper();
+public final class GraphqlExchange {
+  public static final ObjectMapper JSON = new ObjectMapper();
   private final GraphQL graphql;
 
-  GraphqlExchange(GraphQL graphql) {
+  public GraphqlExchange(GraphQL graphql) {
     this.graphql = graphql;
   }
 
   /** An answer: its HTTP status, body and type; {@code withErrors} when the body carries GraphQL errors. */
-  record Answer(HttpStatus status, MediaType type, byte[] body, boolean withErrors) {}
+  public record Answer(HttpStatus status, MediaType type, byte[] body, boolean withErrors) {}
 
   /** Answers a request body; {@code deadlineNanos} bounds its computation ({@link Deadline}). */
-  Answer answer(String body, long deadlineNanos, Caller caller) {
+  public Answer answer(String body, long deadlineNanos, Caller caller) {
     JsonNode request;
     try {
       request = JSON.readTree(body);

@@ -1,4 +1,4 @@
-package io.sextant.server.assembly;
+package io.sextant.server.grpc;
 
 import com.linecorp.armeria.common.HttpResponse;
 import com.linecorp.armeria.common.HttpStatus;

@@ -1,4 +1,4 @@
-package io.sextant.server.assembly;
+package io.sextant.server.lifecycle;
 
 import io.grpc.ForwardingServerCall;
 import io.grpc.ForwardingServerCallListener;
@@ -20,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Unary calls are left alone: they are short and finish within {@code server.shutdownGraceSeconds}.
  */
-final class StreamDrain implements ServerInterceptor {
+public final class StreamDrain implements ServerInterceptor {
   static final String MESSAGE = "collector is shutting down; reconnect to another collector";
 
   private final Set<DrainableCall<?, ?>> open = ConcurrentHashMap.newKeySet();
@@ -46,7 +46,7 @@ final class StreamDrain implements ServerInterceptor {
   }
 
   /** Ends every open stream and refuses new ones from now on; returns how many were ended. */
-  int drain() {
+  public int drain() {
     draining = true;
     int ended = 0;
     for (DrainableCall<?, ?> call : open) {

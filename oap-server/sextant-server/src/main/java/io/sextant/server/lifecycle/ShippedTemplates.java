@@ -1,4 +1,4 @@
-package io.sextant.server.assembly;
+package io.sextant.server.lifecycle;
 
 import io.sextant.core.query.QueryServices;
 import java.util.concurrent.CompletableFuture;
@@ -13,25 +13,25 @@ import org.slf4j.LoggerFactory;
  * or frozen, and a start never waits on it. Failures are retried in the background with backoff up
  * to a minute apart, each logged. {@link #installed} completes once they are in.
  */
-final class ShippedTemplates {
+public final class ShippedTemplates {
   private static final Logger LOG = LoggerFactory.getLogger(ShippedTemplates.class);
 
   private final QueryServices query;
   private final ScheduledExecutorService retries;
   private final CompletableFuture<Void> installed = new CompletableFuture<>();
 
-  ShippedTemplates(QueryServices query, ScheduledExecutorService retries) {
+  public ShippedTemplates(QueryServices query, ScheduledExecutorService retries) {
     this.query = query;
     this.retries = retries;
   }
 
   /** Starts installing them on the retries' thread. */
-  ShippedTemplates install() {
+  public ShippedTemplates install() {
     Future<?> unused = retries.submit(() -> install(1));
     return this;
   }
 
-  CompletableFuture<Void> installed() {
+  public CompletableFuture<Void> installed() {
     return installed;
   }
 

@@ -1,4 +1,4 @@
-package io.sextant.server.assembly;
+package io.sextant.server.warmup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,6 +16,7 @@ import io.sextant.core.metric.MetricFamilies;
 import io.sextant.core.query.QueryServices;
 import io.sextant.query.graphql.QueryLimits;
 import io.sextant.query.graphql.SextantGraphql;
+import io.sextant.server.http.GraphqlExchange;
 import io.sextant.server.testing.Bookinfo;
 import io.sextant.server.testing.TestServer;
 import io.sextant.storage.memory.MemoryStorage;

@@ -1,4 +1,4 @@
-package io.sextant.server.assembly;
+package io.sextant.server.warmup;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

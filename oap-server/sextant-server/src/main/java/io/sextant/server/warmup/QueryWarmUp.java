@@ -1,4 +1,4 @@
-package io.sextant.server.assembly;
+package io.sextant.server.warmup;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sextant.query.graphql.Caller;
+import io.sextant.server.http.GraphqlExchange;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -34,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * HTTP requests: sent as JSON bodies, read by Jackson, answered as JSON bytes, so that the reading
  * of bodies, the coercion of variables and the writing of answers warm up with the engine.
  */
-final class QueryWarmUp {
+public final class QueryWarmUp {
   private static final Logger LOG = LoggerFactory.getLogger(QueryWarmUp.class);
   private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm");
   private static final int SERVICES = 3;
@@ -51,7 +52,7 @@ final class QueryWarmUp {
   private final Duration budget;
   private final Caller caller = new Caller("warm-up", Caller.Role.VIEWER);
 
-  QueryWarmUp(GraphqlExchange exchange, ZoneId zone, Clock clock, Duration budget, MeterRegistry registry) {
+  public QueryWarmUp(GraphqlExchange exchange, ZoneId zone, Clock clock, Duration budget, MeterRegistry registry) {
     this.exchange = exchange;
     this.requests = Counter.builder("sextant_query_warm_up_requests")
         .description("GraphQL requests the query warm-up made after the start (query.warmUpSeconds)")
@@ -64,7 +65,7 @@ final class QueryWarmUp {
   }
 
   /** Runs until the rounds stop getting faster, a round fails or the budget is spent; returns the requests made. */
-  int run() {
+  public int run() {
     long started = System.nanoTime();
     int made = 0;
     try {

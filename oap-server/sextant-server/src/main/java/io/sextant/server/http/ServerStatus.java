@@ -1,4 +1,4 @@
-package io.sextant.server.assembly;
+package io.sextant.server.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  * {@code text/plain}) and {@code /debugging/config/dump} (the effective configuration, secrets
  * masked).
  */
-final class ServerStatus {
+public final class ServerStatus {
   /** Configuration keys whose values are never shown: SkyWalking's masking keywords and ours. */
   static final List<String> SECRET_WORDS = List.of("password", "token", "secret", "apikey", "accesskey",
       "authentication", "credential", "user");
@@ -33,7 +33,7 @@ final class ServerStatus {
   private final Supplier<Retention> retention;
   private final SextantConfig config;
 
-  ServerStatus(CollectorRoster roster, Supplier<Retention> retention, SextantConfig config) {
+  public ServerStatus(CollectorRoster roster, Supplier<Retention> retention, SextantConfig config) {
     this.roster = roster;
     this.retention = retention;
     this.config = config;

@@ -1,4 +1,4 @@
-package io.sextant.server.assembly;
+package io.sextant.server.lifecycle;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * balancers move new streams elsewhere, and comes back once the queue has fallen
  * {@value #HYSTERESIS_PERCENT} points below it (no flapping at the mark).
  */
-final class Readiness {
+public final class Readiness {
   private static final Logger LOG = LoggerFactory.getLogger(Readiness.class);
   static final int HYSTERESIS_PERCENT = 10;
 
@@ -35,7 +35,7 @@ final class Readiness {
    * @param queueFill the write queue's fill, 0 to 1
    * @param highWaterPercent the fill, in percent, at and above which the collector is not ready
    */
-  Readiness(DoubleSupplier queueFill, Supplier<CheckResult> storageProbe, int highWaterPercent,
+  public Readiness(DoubleSupplier queueFill, Supplier<CheckResult> storageProbe, int highWaterPercent,
       MeterRegistry registry) {
     this.queueFill = queueFill;
     this.storageProbe = storageProbe;
@@ -49,16 +49,16 @@ final class Readiness {
         .register(registry);
   }
 
-  void serving() {
+  public void serving() {
     serving = true;
   }
 
-  void draining() {
+  public void draining() {
     draining = true;
   }
 
   /** Ready to take more data; the detail says why not. */
-  CheckResult check() {
+  public CheckResult check() {
     if (!serving) {
       return CheckResult.failed("starting");
     }
@@ -81,7 +81,7 @@ final class Readiness {
   }
 
   /** Health as {@code checkHealth} reports it: ready and storage up. */
-  CheckResult health() {
+  public CheckResult health() {
     CheckResult ready = check();
     if (!ready.ok()) {
       return ready;
@@ -91,7 +91,7 @@ final class Readiness {
   }
 
   /** Probes storage once and logs when its state changes; run on a thread of its own, it may block. */
-  void probeStorage() {
+  public void probeStorage() {
     CheckResult now;
     try {
       now = storageProbe.get();
@@ -109,7 +109,7 @@ final class Readiness {
   }
 
   /** The answer of {@code /readyz?verbose}: readiness, then each thing it weighs and storage. */
-  String verbose() {
+  public String verbose() {
     CheckResult ready = check();
     CheckResult s = storage;
     return (ready.ok() ? "ready" : "not ready: " + ready.detail()) + "\n"

@@ -1,4 +1,4 @@
-package io.sextant.server.assembly;
+package io.sextant.server.grpc;
 
 import com.linecorp.armeria.server.ServerBuilder;
 import com.linecorp.armeria.server.grpc.GrpcService;
@@ -11,10 +11,10 @@ import java.util.concurrent.CompletableFuture;
  * {@code UNIMPLEMENTED} naming the method; a request cut off inside a message is refused, not
  * answered OK.
  */
-final class GrpcRoutes {
+public final class GrpcRoutes {
   private GrpcRoutes() {}
 
-  static void install(ServerBuilder sb, int grpcPort, GrpcService services, MeterRegistry registry) {
+  public static void install(ServerBuilder sb, int grpcPort, GrpcService services, MeterRegistry registry) {
     // A sidecar keeps one stream open for as long as it lives: no deadline and no total size
     // for a stream (each message is still bounded by maxGrpcMessageBytes).
     sb.virtualHost(grpcPort).service(services, delegate -> (ctx, req) -> {

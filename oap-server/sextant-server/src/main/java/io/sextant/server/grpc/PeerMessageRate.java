@@ -1,4 +1,4 @@
-package io.sextant.server.assembly;
+package io.sextant.server.grpc;
 
 import com.linecorp.armeria.server.ServiceRequestContext;
 import io.grpc.ForwardingServerCall;
@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * simply gets the rate, and every other peer keeps its own. A budget is a token bucket of one
  * second's messages. Unary calls are not counted (they are one message each and short).
  */
-final class PeerMessageRate implements ServerInterceptor {
+public final class PeerMessageRate implements ServerInterceptor {
   private static final Logger LOG = LoggerFactory.getLogger(PeerMessageRate.class);
   private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
   /** Budgets of peers silent this long are forgotten when there are too many. */
@@ -39,7 +39,7 @@ final class PeerMessageRate implements ServerInterceptor {
   private final Counter delayNanos;
   private final AtomicLong lastLog = new AtomicLong(Long.MIN_VALUE / 2);
 
-  PeerMessageRate(long perSecond, int maxPeers, MeterRegistry registry) {
+  public PeerMessageRate(long perSecond, int maxPeers, MeterRegistry registry) {
     this(perSecond, maxPeers, registry, System::nanoTime);
   }
 

@@ -1,4 +1,4 @@
-package io.sextant.server.assembly;
+package io.sextant.server.http;
 
 import com.linecorp.armeria.common.AggregatedHttpRequest;
 import com.linecorp.armeria.common.HttpData;
