@@ -8,6 +8,7 @@ import static io.sextant.api.config.ConfigKey.string;
 import io.sextant.api.config.ConfigKey;
 import io.sextant.api.config.Settings;
 import io.sextant.core.aggregate.AggregatorLimits;
+import io.sextant.core.compact.CompactionConfig;
 import io.sextant.core.flush.FlusherConfig;
 import io.sextant.core.spool.SpoolConfig;
 import java.net.InetAddress;
@@ -20,11 +21,11 @@ import java.util.Locale;
 /**
  * The core's configuration ({@code core.*}), declared beside the code as the plugins declare theirs:
  * this collector's id, the time zone of buckets, the aggregator's bounds, the flusher's rhythm and
- * write queue, and the metric catalog's parameters.
+ * write queue, the metric catalog's parameters and when compaction runs.
  */
 public record CoreConfig(String collectorId, ZoneId timezone, AggregatorLimits limits, FlusherConfig flusher,
     SpoolConfig spool, int maxCachedIds, int maxEndpointsPerService, int maxInstancesPerService,
-    int apdexThresholdMillis) {
+    int apdexThresholdMillis, CompactionConfig compaction) {
   private static final String P = "core.";
 
   public static final List<ConfigKey> KEYS = List.of(
@@ -76,7 +77,9 @@ public record CoreConfig(String collectorId, ZoneId timezone, AggregatorLimits l
             s.integer(P + "rollupIntervalMillis"), s.integer(P + "graceMinutes"),
             s.integer(P + "maxPendingMegabytes") * 1024L * 1024),
         spool(s), s.integer(P + "maxCachedIds"), s.integer(P + "maxEndpointsPerService"),
-        s.integer(P + "maxInstancesPerService"), s.integer(P + "apdexThresholdMillis"));
+        s.integer(P + "maxInstancesPerService"), s.integer(P + "apdexThresholdMillis"),
+        new CompactionConfig(s.integer(P + "compactAfterMinutes"), s.integer(P + "compactIntervalSeconds"),
+            s.integer(P + "compactLookbackMinutes")));
   }
 
   private static SpoolConfig spool(Settings s) {

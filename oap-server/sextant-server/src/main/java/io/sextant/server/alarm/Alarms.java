@@ -13,8 +13,8 @@ import io.sextant.core.alarm.AlarmSettingsException;
 import io.sextant.core.alarm.RuleEvaluator;
 import io.sextant.core.alarm.hook.HookDispatcher;
 import io.sextant.core.metric.MetricCatalog;
+import io.sextant.server.config.AlarmConfig;
 import io.sextant.server.config.ConfigException;
-import io.sextant.server.config.SextantConfig;
 import io.sextant.server.security.WatchedFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -58,11 +58,11 @@ public final class Alarms implements AutoCloseable {
     return t;
   });
 
-  public Alarms(SextantConfig config, CoreConfig core, StorageComponent storage, MetricCatalog catalog,
+  public Alarms(AlarmConfig config, CoreConfig core, StorageComponent storage, MetricCatalog catalog,
       TimeBuckets buckets, MeterRegistry registry) {
     this.rules = new AlarmRules(storage::management, catalog);
     this.queries = new AlarmQueries(() -> storage);
-    String path = config.string("alarm.settingsFile");
+    String path = config.settingsFile();
     this.file = path.isBlank() ? null : new WatchedFile(path);
     this.reloadFailures = Counter.builder("sextant_alarm_settings_reload_failures")
         .description("changes of the alarm settings file that could not be used (the last good rules stay)")
@@ -76,14 +76,14 @@ public final class Alarms implements AutoCloseable {
         throw new ConfigException(e.problems().stream().map(p -> path + ": " + p).toList());
       }
     }
-    this.dispatcher = new HookDispatcher(config.integer("alarm.hookQueueSize"), config.integer("alarm.hookAttempts"),
-        Duration.ofSeconds(1), Duration.ofSeconds(config.integer("alarm.hookTimeoutSeconds")), registry);
+    this.dispatcher = new HookDispatcher(config.hookQueueSize(), config.hookAttempts(), Duration.ofSeconds(1),
+        config.hookTimeout(), registry);
     long closedAfterMillis = core.flusher().graceMinutes() * 60_000L + core.flusher().closedIntervalMillis()
-        + config.integer("alarm.settleSeconds") * 1000L;
-    this.evaluator = new RuleEvaluator(storage, catalog, buckets, config.integer("alarm.maxEntitiesPerRule"));
+        + config.settle().toMillis();
+    this.evaluator = new RuleEvaluator(storage, catalog, buckets, config.maxEntitiesPerRule());
     this.engine = new AlarmEngine(storage, evaluator, buckets, rules, dispatcher, settle, closedAfterMillis,
-        config.integer("alarm.takeoverSeconds") * 1000L, config.integer("alarm.maxAlarmedEntitiesPerRule"), registry);
-    this.intervalSeconds = config.integer("alarm.evaluationIntervalSeconds");
+        config.takeover().toMillis(), config.maxAlarmedEntitiesPerRule(), registry);
+    this.intervalSeconds = config.evaluationIntervalSeconds();
   }
 
   @SuppressWarnings("unchecked")

@@ -1,5 +1,6 @@
 package io.sextant.server.assembly;
 
+import io.sextant.server.config.AlarmConfig;
 import io.sextant.server.config.ConfigException;
 import io.sextant.server.config.SextantConfig;
 import java.nio.file.Files;
@@ -19,7 +20,7 @@ public final class Main {
    * only application.yml), if there is one.
    */
   static SextantConfig withAlarmSettings(SextantConfig config, Path configFile) {
-    if (!config.string("alarm.settingsFile").isBlank()) {
+    if (!AlarmConfig.load(config).settingsFile().isBlank()) {
       return config;
     }
     List<Path> candidates = new ArrayList<>();

@@ -26,6 +26,7 @@ import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.CoreConfig;
 import io.sextant.core.aggregate.Aggregator;
 import io.sextant.core.aggregate.Journal;
+import io.sextant.core.compact.CompactionConfig;
 import io.sextant.core.compact.Compactor;
 import io.sextant.core.dispatch.ChildBudgets;
 import io.sextant.core.dispatch.RecordKindDispatcher;
@@ -39,12 +40,15 @@ import io.sextant.core.query.QueryServices;
 import io.sextant.core.record.StorageRecordWriter;
 import io.sextant.core.spool.SpoolPorts;
 import io.sextant.core.topology.StoredProcessRegistry;
-import io.sextant.query.graphql.QueryLimits;
 import io.sextant.query.graphql.SchemaArea;
 import io.sextant.query.graphql.SextantGraphql;
 import io.sextant.query.graphql.area.AlarmRulesArea;
 import io.sextant.server.alarm.Alarms;
+import io.sextant.server.config.AlarmConfig;
 import io.sextant.server.config.Plugins;
+import io.sextant.server.config.QueryConfig;
+import io.sextant.server.config.SecurityConfig;
+import io.sextant.server.config.ServerConfig;
 import io.sextant.server.config.SextantConfig;
 import io.sextant.server.grpc.GrpcHealthService;
 import io.sextant.server.grpc.GrpcRoutes;
@@ -56,11 +60,14 @@ import io.sextant.server.http.ServerStatus;
 import io.sextant.server.lifecycle.FinalWrite;
 import io.sextant.server.lifecycle.Readiness;
 import io.sextant.server.lifecycle.ShippedTemplates;
+import io.sextant.server.lifecycle.StartOrder;
 import io.sextant.server.lifecycle.StreamDrain;
 import io.sextant.server.security.AuditLog;
 import io.sextant.server.security.Security;
 import io.sextant.server.warmup.QueryWarmUp;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,7 +76,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.SynchronousQueue;
@@ -83,14 +89,23 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one assembly class: builds every component from the configuration with constructors, starts
- * them in order (storage, core, query, receivers) and stops them in reverse, flushing what was
- * accepted. What it is built of is listed in {@link Plugins}.
+ * them in one declared order ({@link #start()}: storage, the write path, the query side, receivers,
+ * the ports, then alarms, the roster and compaction) and stops them in reverse, writing what was
+ * accepted before storage closes. What it is built of is listed in {@link Plugins}.
  */
 public final class SextantServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SextantServer.class);
   public static final String VERSION = "10.1.0-sextant-0.1.0";
+  /** How often a collector lists itself in storage; three missed beats and the others stop listing it. */
+  private static final Duration ROSTER_BEAT = Duration.ofSeconds(10);
+  /** How long a start waits for the shipped dashboards before it is ready anyway. */
+  private static final long TEMPLATES_GRACE_MILLIS = 2_000;
 
   private final SextantConfig config;
+  private final CoreConfig coreConfig;
+  private final ServerConfig serverConfig;
+  private final QueryConfig queryConfig;
+  private final SecurityConfig securityConfig;
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final StorageComponent storage;
   private final Aggregator aggregator;
@@ -100,31 +115,17 @@ public final class SextantServer implements AutoCloseable {
   private final StoredProcessRegistry processes;
   private final StoredProfilingTasks profilingTasks;
   private final TimeBuckets buckets;
-  private final ScheduledExecutorService keeper =
-      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-keeper"));
   private final List<Receiver> receivers = new ArrayList<>();
   private final StreamDrain streams = new StreamDrain();
-  /** Probes storage on a thread of its own: a frozen Elasticsearch must not hold up the keeper. */
-  private final ScheduledExecutorService storageProbe =
-      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-storage-probe"));
   private final Readiness readiness;
   private final Security security;
-  /** Re-reads certificates and credentials on a thread of its own: retention work must not delay a rotation. */
-  private final ScheduledExecutorService fileCheck =
-      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-file-check"));
   private final Alarms alarms;
-  private final ScheduledExecutorService compaction =
-      Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sextant-compactor"));
-  /** How often a collector lists itself in storage; three missed beats and the others stop listing it. */
-  private static final Duration ROSTER_BEAT = Duration.ofSeconds(10);
+  /** What {@link #start()} started, in order; {@link #close()} stops it in reverse. */
+  private final StartOrder started = new StartOrder();
   private CollectorRoster roster;
-  private ThreadPoolExecutor expressionPool;
-  private ThreadPoolExecutor queryPool;
-  private Server server;
-  private boolean closed;
   private ShippedTemplates shippedTemplates;
-  /** How long a start waits for the shipped dashboards before it is ready anyway. */
-  private static final long TEMPLATES_GRACE_MILLIS = 2_000;
+  private boolean allWritten = true;
+  private boolean closed;
 
   public SextantServer(SextantConfig config) {
     this.config = config;
@@ -135,7 +136,12 @@ public final class SextantServer implements AutoCloseable {
         .description("connections ended because the peer broke HTTP/2 (logged at most once a minute)")
         .register(registry);
     new ProcessorMetrics().bindTo(registry);
+    // Each part's keys read once, here; nothing below reads a key by its name.
     CoreConfig core = CoreConfig.load(config);
+    this.coreConfig = core;
+    this.serverConfig = ServerConfig.load(config);
+    this.queryConfig = QueryConfig.load(config);
+    this.securityConfig = SecurityConfig.load(config);
     this.buckets = new TimeBuckets(core.timezone(), Clock.systemUTC());
     MetricCatalog catalog = MetricFamilies.catalog(core.apdexThresholdMillis());
     // The selected backend; constructors do no I/O.
@@ -149,73 +155,39 @@ public final class SextantServer implements AutoCloseable {
     this.query = QueryServices.over(new FreshStorage(storage, flusher), catalog, buckets);
     this.processes = new StoredProcessRegistry(storage, buckets, registry);
     this.profilingTasks = new StoredProfilingTasks(storage::management);
-    this.security = new Security(config, registry);
+    this.security = new Security(securityConfig, registry);
     // Alarms read what every collector stored: the store itself, not this collector's fresh view.
-    this.alarms = new Alarms(config, core, storage, catalog, buckets, registry);
+    this.alarms = new Alarms(AlarmConfig.load(config), core, storage, catalog, buckets, registry);
     this.readiness = new Readiness(flusher::pendingFillRatio, storage::check,
-        config.integer("server.readyHighWaterPercent"), registry);
+        serverConfig.readyHighWaterPercent(), registry);
   }
 
+  /**
+   * Starts the components in their order. Nothing here waits on storage: a collector started while
+   * Elasticsearch is down or frozen is ready as soon as its ports are, and reports storage down
+   * beside readiness.
+   */
   public SextantServer start() {
-    // Nothing here waits on storage: a collector started while Elasticsearch is down or frozen is
-    // ready as soon as its ports are, and reports storage down beside readiness.
-    storage.start();
+    started.start("storage", storage::start, storage::close);
+    // Probes storage on a thread of its own: a frozen Elasticsearch must not hold up the keeper.
+    ScheduledExecutorService storageProbe = started.scheduler("storage-probe");
     Future<?> unusedProbe = storageProbe.scheduleWithFixedDelay(readiness::probeStorage, 0, 5, TimeUnit.SECONDS);
-    flusher.start();
+    // Stopping the flusher is the final write of what was accepted: after the receivers, before storage.
+    started.start("flusher", flusher::start, this::finalWrite);
+    ScheduledExecutorService keeper = started.scheduler("keeper");
     shippedTemplates = new ShippedTemplates(query, keeper).install();
-    // Runs until the keeper is shut down on close(); nothing waits on it, so its future is not kept.
+    // Runs until the keeper stops; nothing waits on it, so its future is not kept.
     Future<?> unused = keeper.scheduleWithFixedDelay(this::expire, 1, 1, TimeUnit.MINUTES);
-    expressionPool = expressionPool(config.integer("query.expressionThreads"));
-    QueryLimits limits = new QueryLimits(config.integer("query.maxDepth"), config.integer("query.maxComplexity"),
-        config.integer("query.maxDurationPoints"));
-    List<SchemaArea> areas = new ArrayList<>(SextantGraphql.standardAreas(query, alarms.queries(), limits, VERSION,
-        readiness::health, buckets.zone(), Clock.systemUTC(), expressionPool));
-    areas.add(new AlarmRulesArea(alarms.rules(), alarms.engine()));
-    GraphQL graphql = SextantGraphql.build(areas, limits, config.integer("query.maxCachedDocuments"),
-        new AuditLog(registry));
-    int grpcPort = config.integer("server.grpcPort");
-    int httpPort = config.integer("server.httpPort");
-    String grpcHost = hostOf("server.grpcHost");
-    String httpHost = hostOf("server.httpHost");
-    ServerBuilder sb = Server.builder()
-        .port(new InetSocketAddress(grpcHost, grpcPort), protocol(security.grpcTls()))
-        .port(new InetSocketAddress(httpHost, httpPort), protocol(security.httpTls()))
-        .maxRequestLength(config.integer("server.maxHttpRequestBytes"))
-        .maxNumConnections(config.integer("server.maxConnections"))
-        .http2MaxStreamsPerConnection(config.integer("server.maxStreamsPerConnection"))
-        .maxConnectionAge(Duration.ofSeconds(config.integer("server.maxConnectionAgeSeconds")))
-        // A sidecar's stream never ends on its own: PINGs find the peers that vanished mid-stream.
-        .idleTimeout(Duration.ofSeconds(config.integer("server.idleTimeoutSeconds")))
-        .pingInterval(Duration.ofSeconds(config.integer("server.pingIntervalSeconds")))
-        // Armeria's connection gauges and refusals (armeria_server_connections and the like).
-        .meterRegistry(registry)
-        .requestTimeout(Duration.ofSeconds(config.integer("server.requestTimeoutSeconds")))
-        // No quiet period: stop taking new requests at once, let in-flight ones finish.
-        .gracefulShutdownTimeout(Duration.ZERO, Duration.ofSeconds(config.integer("server.shutdownGraceSeconds")));
-    if (security.tls() != null) {
-      // Asked, not required, at the handshake: the routes that require one refuse with a reason,
-      // and probes stay open; a certificate that is presented must be signed by the client CA.
-      sb.tlsProvider(security.tls(), ServerTlsConfig.builder()
-          .clientAuth(security.asksForClientCertificates() ? ClientAuth.OPTIONAL : ClientAuth.NONE).build());
-    }
-    int checkSeconds = config.integer("server.fileCheckSeconds");
-    Future<?> unusedCheck =
-        fileCheck.scheduleWithFixedDelay(security::refresh, checkSeconds, checkSeconds, TimeUnit.SECONDS);
-    GrpcServiceBuilder grpc = GrpcService.builder()
-        .maxRequestMessageLength(config.integer("server.maxGrpcMessageBytes"))
-        // Binary protobuf only: every client we serve speaks it, and JSON would need marshallers
-        // for every message type (Envoy's Prometheus types have none).
-        .supportedSerializationFormats(GrpcSerializationFormats.PROTO)
-        .addService(new GrpcHealthService(readiness::check));
-    int peerRate = config.integer("server.maxMessagesPerSecondPerPeer");
-    if (peerRate > 0) {
-      grpc.intercept(new PeerMessageRate(peerRate, config.integer("server.maxConnections"), registry));
-    }
-    grpc.intercept(streams)
-        // Added last, so it runs first: a refused call never counts as an open stream.
-        .intercept(security.receivers());
+    // Re-reads certificates and credentials on a thread of its own: retention work must not delay a rotation.
+    int checkSeconds = securityConfig.fileCheckSeconds();
+    Future<?> unusedCheck = started.scheduler("file-check").scheduleWithFixedDelay(security::refresh, checkSeconds,
+        checkSeconds, TimeUnit.SECONDS);
+    ThreadPoolExecutor expressionPool = expressionPool(queryConfig.expressionThreads());
+    started.start("expression-pool", () -> {}, expressionPool::shutdownNow);
+    GraphqlExchange exchange = new GraphqlExchange(graphql(expressionPool));
+    GrpcServiceBuilder grpc = grpcServices();
+    started.start("processes", processes::start, processes::close);
     StorageRecordWriter records = new StorageRecordWriter(storage);
-    processes.start();
     for (ReceiverFactory factory : Plugins.RECEIVERS) {
       if (config.bool(factory.enabledKey())) {
         Receiver receiver = factory.create(
@@ -224,39 +196,109 @@ public final class SextantServer implements AutoCloseable {
         receiver.services().forEach(grpc::addService);
       }
     }
-    receivers.forEach(Receiver::start);
-    GrpcRoutes.install(sb, grpcPort, grpc.build(), registry);
-    roster = new CollectorRoster(storage::management, config.string("core.collectorId"), advertisedHost(), grpcPort,
-        httpPort, Clock.systemUTC(), ROSTER_BEAT);
-    GraphqlExchange exchange = new GraphqlExchange(graphql);
-    queryPool = queryPool(config.integer("query.threads"), config.integer("query.maxQueuedRequests"));
+    for (Receiver receiver : receivers) {
+      started.start("receiver " + receiver.name(), receiver::start, receiver::close);
+    }
+    ServerBuilder sb = serverBuilder();
+    GrpcRoutes.install(sb, serverConfig.grpcPort(), grpc.build(), registry);
+    roster = new CollectorRoster(storage::management, coreConfig.collectorId(), advertisedHost(),
+        serverConfig.grpcPort(), serverConfig.httpPort(), Clock.systemUTC(), ROSTER_BEAT);
+    ThreadPoolExecutor queryPool = queryPool(queryConfig.threads(), queryConfig.maxQueuedRequests());
+    started.start("query-pool", () -> {}, queryPool::shutdownNow);
     Gauge.builder("sextant_graphql_queued_requests", queryPool, p -> p.getQueue().size())
         .description("GraphQL requests waiting for a query thread (query.threads, query.maxQueuedRequests)")
         .register(registry);
-    HttpRoutes.install(sb, httpPort, exchange, Duration.ofSeconds(config.integer("server.requestTimeoutSeconds")),
-        registry, readiness, security, alarms.status(advertisedHost() + "_" + grpcPort),
+    HttpRoutes.install(sb, serverConfig.httpPort(), exchange, serverConfig.requestTimeout(), registry, readiness,
+        security, alarms.status(advertisedHost() + "_" + serverConfig.grpcPort()),
         new ServerStatus(roster, storage::retention, config), queryPool);
-    server = sb.build();
-    try {
-      server.start().join();
-    } catch (CompletionException e) {
-      Throwable cause = e.getCause() == null ? e : e.getCause();
-      throw new IllegalStateException("cannot listen on " + grpcHost + ":" + grpcPort + " (server.grpcPort) and "
-          + httpHost + ":" + httpPort + " (server.httpPort): " + cause.getMessage(), cause);
-    }
-    alarms.start(checkSeconds);
+    Server server = sb.build();
+    started.start("server", () -> listen(server), () -> stopServing(server));
+    started.start("alarms", () -> alarms.start(checkSeconds), alarms::close);
     // Storage I/O that may block: on the probe's thread, never the keeper's.
-    Future<?> unusedBeat = storageProbe.scheduleWithFixedDelay(this::beat, 0, ROSTER_BEAT.toSeconds(),
-        TimeUnit.SECONDS);
+    Future<?> beats = storageProbe.scheduleWithFixedDelay(this::beat, 0, ROSTER_BEAT.toSeconds(), TimeUnit.SECONDS);
+    started.start("roster", () -> {}, () -> leaveRoster(beats));
     startCompaction();
     awaitShippedTemplates();
     readiness.serving();
     warmUp(exchange);
     LOG.info("Sextant {} started: gRPC receivers on {}:{}, GraphQL on {}://{}:{}/graphql (collector {})",
-        VERSION, grpcHost, grpcPort, security.httpTls() ? "https" : "http", httpHost, httpPort,
-        config.string("core.collectorId"));
+        VERSION, serverConfig.grpcHost(), serverConfig.grpcPort(), security.httpTls() ? "https" : "http",
+        serverConfig.httpHost(), serverConfig.httpPort(), coreConfig.collectorId());
     LOG.info("who may talk to it: {}", security.summary());
     return this;
+  }
+
+  /** The GraphQL engine: the standard areas and the alarm rules, expressions run on {@code expressionPool}. */
+  private GraphQL graphql(ThreadPoolExecutor expressionPool) {
+    List<SchemaArea> areas = new ArrayList<>(SextantGraphql.standardAreas(query, alarms.queries(), queryConfig.limits(),
+        VERSION, readiness::health, buckets.zone(), Clock.systemUTC(), expressionPool));
+    areas.add(new AlarmRulesArea(alarms.rules(), alarms.engine()));
+    return SextantGraphql.build(areas, queryConfig.limits(), queryConfig.maxCachedDocuments(),
+        new AuditLog(registry));
+  }
+
+  /** The gRPC port's services before the receivers': health, and the interceptors every call passes. */
+  private GrpcServiceBuilder grpcServices() {
+    GrpcServiceBuilder grpc = GrpcService.builder()
+        .maxRequestMessageLength(serverConfig.maxGrpcMessageBytes())
+        // Binary protobuf only: every client we serve speaks it, and JSON would need marshallers
+        // for every message type (Envoy's Prometheus types have none).
+        .supportedSerializationFormats(GrpcSerializationFormats.PROTO)
+        .addService(new GrpcHealthService(readiness::check));
+    int peerRate = serverConfig.maxMessagesPerSecondPerPeer();
+    if (peerRate > 0) {
+      grpc.intercept(new PeerMessageRate(peerRate, serverConfig.maxConnections(), registry));
+    }
+    return grpc.intercept(streams)
+        // Added last, so it runs first: a refused call never counts as an open stream.
+        .intercept(security.receivers());
+  }
+
+  /** Both ports, their connection limits and TLS. */
+  private ServerBuilder serverBuilder() {
+    ServerConfig c = serverConfig;
+    ServerBuilder sb = Server.builder()
+        .port(new InetSocketAddress(c.grpcHost(), c.grpcPort()), protocol(security.grpcTls()))
+        .port(new InetSocketAddress(c.httpHost(), c.httpPort()), protocol(security.httpTls()))
+        .maxRequestLength(c.maxHttpRequestBytes())
+        .maxNumConnections(c.maxConnections())
+        .http2MaxStreamsPerConnection(c.maxStreamsPerConnection())
+        .maxConnectionAge(c.maxConnectionAge())
+        // A sidecar's stream never ends on its own: PINGs find the peers that vanished mid-stream.
+        .idleTimeout(c.idleTimeout())
+        .pingInterval(c.pingInterval())
+        // Armeria's connection gauges and refusals (armeria_server_connections and the like).
+        .meterRegistry(registry)
+        .requestTimeout(c.requestTimeout())
+        // No quiet period: stop taking new requests at once, let in-flight ones finish.
+        .gracefulShutdownTimeout(Duration.ZERO, c.shutdownGrace());
+    if (security.tls() != null) {
+      // Asked, not required, at the handshake: the routes that require one refuse with a reason,
+      // and probes stay open; a certificate that is presented must be signed by the client CA.
+      sb.tlsProvider(security.tls(), ServerTlsConfig.builder()
+          .clientAuth(security.asksForClientCertificates() ? ClientAuth.OPTIONAL : ClientAuth.NONE).build());
+    }
+    return sb;
+  }
+
+  private void listen(Server server) {
+    try {
+      server.start().join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw new IllegalStateException("cannot listen on " + serverConfig.grpcHost() + ":" + serverConfig.grpcPort()
+          + " (server.grpcPort) and " + serverConfig.httpHost() + ":" + serverConfig.httpPort() + " (server.httpPort): "
+          + cause.getMessage(), cause);
+    }
+  }
+
+  /**
+   * Open client streams are ended at once with {@code UNAVAILABLE}, so clients reconnect elsewhere;
+   * new requests are refused; unary calls in flight get {@code server.shutdownGraceSeconds}.
+   */
+  private void stopServing(Server server) {
+    LOG.info("ended {} open client streams (UNAVAILABLE: reconnect elsewhere)", streams.drain());
+    server.stop().join();
   }
 
   /**
@@ -293,7 +335,7 @@ public final class SextantServer implements AutoCloseable {
    * milliseconds), and one that waits on storage only waits itself.
    */
   private void warmUp(GraphqlExchange exchange) {
-    int seconds = config.integer("query.warmUpSeconds");
+    int seconds = queryConfig.warmUpSeconds();
     if (seconds == 0) {
       return;
     }
@@ -339,21 +381,16 @@ public final class SextantServer implements AutoCloseable {
     return tls ? SessionProtocol.HTTPS : SessionProtocol.HTTP;
   }
 
-  private String hostOf(String portHostKey) {
-    String host = config.string(portHostKey);
-    return host.isBlank() ? config.string("server.host") : host;
-  }
-
   /** The host this collector is reached at, as SkyWalking's status lists an OAP node ({@code host_port}). */
   private String advertisedHost() {
-    String host = hostOf("server.grpcHost");
+    String host = serverConfig.grpcHost();
     if (!host.equals("0.0.0.0") && !host.equals("::")) {
       return host;
     }
     try {
-      return java.net.InetAddress.getLocalHost().getHostAddress();
-    } catch (java.net.UnknownHostException e) {
-      return config.string("core.collectorId");
+      return InetAddress.getLocalHost().getHostAddress();
+    } catch (UnknownHostException e) {
+      return coreConfig.collectorId();
     }
   }
 
@@ -362,21 +399,20 @@ public final class SextantServer implements AutoCloseable {
    * collector its share by its place in the roster. Stores that cannot compact are left alone.
    */
   private void startCompaction() {
-    int after = config.integer("core.compactAfterMinutes");
-    if (after == 0) {
+    CompactionConfig c = coreConfig.compaction();
+    if (!c.on()) {
       return;
     }
     Compactor compactor = new Compactor(storage::metrics, aggregator.catalog(), buckets, this::liveCollectors,
-        config.string("core.collectorId"), Math.max(after, config.integer("core.graceMinutes") + 2),
-        config.integer("core.compactLookbackMinutes"), registry);
-    int interval = config.integer("core.compactIntervalSeconds");
-    Future<?> unusedCompaction = compaction.scheduleWithFixedDelay(() -> {
+        coreConfig.collectorId(), Math.max(c.afterMinutes(), coreConfig.flusher().graceMinutes() + 2),
+        c.lookbackMinutes(), registry);
+    Future<?> unusedCompaction = started.scheduler("compactor").scheduleWithFixedDelay(() -> {
       try {
         compactor.runOnce();
       } catch (RuntimeException e) {
         LOG.warn("compaction failed; closed minutes stay as they are until the next pass", e);
       }
-    }, interval, interval, TimeUnit.SECONDS);
+    }, c.intervalSeconds(), c.intervalSeconds(), TimeUnit.SECONDS);
   }
 
   private List<String> liveCollectors() {
@@ -384,6 +420,16 @@ public final class SextantServer implements AutoCloseable {
       return roster.live().stream().map(CollectorRoster.Member::collectorId).toList();
     } catch (RuntimeException e) {
       return List.of(); // compacts every entity: more work, same result
+    }
+  }
+
+  /** Stops the beats, then takes this collector off the list at once rather than after three missed beats. */
+  private void leaveRoster(Future<?> beats) {
+    beats.cancel(false);
+    try {
+      roster.leave();
+    } catch (RuntimeException e) {
+      LOG.debug("could not remove this collector from the list in storage; it drops out on its own", e);
     }
   }
 
@@ -437,7 +483,7 @@ public final class SextantServer implements AutoCloseable {
    * new streams here before any is refused; then {@link #close()}.
    */
   public void drain() {
-    int readinessSeconds = config.integer("server.drainReadinessSeconds");
+    long readinessSeconds = serverConfig.drainReadiness().toSeconds();
     readiness.draining();
     LOG.info("draining: not ready; serving {} s more so balancers stop routing here", readinessSeconds);
     try {
@@ -451,8 +497,8 @@ public final class SextantServer implements AutoCloseable {
   /**
    * Stops taking traffic (open client streams are ended at once with {@code UNAVAILABLE}, so clients
    * reconnect elsewhere; new requests refused; unary calls in flight get {@code server.shutdownGraceSeconds}),
-   * then writes everything accepted within {@code server.drainTimeoutSeconds}, then closes storage.
-   * Idempotent.
+   * then stops what was started in reverse order: the receivers, then the final write of everything
+   * accepted within {@code server.drainTimeoutSeconds}, then storage. Idempotent.
    */
   @Override
   public synchronized void close() {
@@ -461,38 +507,15 @@ public final class SextantServer implements AutoCloseable {
     }
     closed = true;
     readiness.draining();
-    if (server != null) {
-      LOG.info("ended {} open client streams (UNAVAILABLE: reconnect elsewhere)", streams.drain());
-      server.stop().join();
-    }
-    keeper.shutdownNow();
-    fileCheck.shutdownNow();
-    compaction.shutdownNow();
-    alarms.close();
-    storageProbe.shutdownNow();
-    if (roster != null) {
-      try {
-        roster.leave();
-      } catch (RuntimeException e) {
-        LOG.debug("could not remove this collector from the list in storage; it drops out on its own", e);
-      }
-    }
-    if (queryPool != null) {
-      queryPool.shutdownNow();
-    }
-    if (expressionPool != null) {
-      expressionPool.shutdownNow();
-    }
-    for (int i = receivers.size() - 1; i >= 0; i--) {
-      receivers.get(i).close();
-    }
-    processes.close();
-    // The last word on what this collector took: its /metrics is gone with the port.
-    LOG.info("records accepted by the receivers: {}", FinalWrite.acceptedByReceiver(registry));
-    boolean allWritten = FinalWrite.run(flusher, aggregator,
-        Duration.ofSeconds(config.integer("server.drainTimeoutSeconds")));
-    storage.close();
+    started.stopAll();
     LOG.info(allWritten ? "Sextant stopped; everything accepted was written"
         : "Sextant stopped; some accepted data was not written (see the warning above)");
+  }
+
+  /** The flusher's stop: writes what the receivers accepted, once they are closed. */
+  private void finalWrite() {
+    // The last word on what this collector took: its /metrics is gone with the port.
+    LOG.info("records accepted by the receivers: {}", FinalWrite.acceptedByReceiver(registry));
+    allWritten = FinalWrite.run(flusher, aggregator, serverConfig.drainTimeout());
   }
 }

@@ -3,7 +3,7 @@ package io.sextant.server.security;
 import com.linecorp.armeria.common.TlsProvider;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sextant.query.graphql.Caller.Role;
-import io.sextant.server.config.SextantConfig;
+import io.sextant.server.config.SecurityConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
@@ -35,22 +35,23 @@ public final class Security {
   private final HttpAuthentication httpAuthentication;
   private final boolean browserLogin;
 
-  public Security(SextantConfig config, MeterRegistry registry) {
-    settingReceiverTokens = Tokens.parse(config.string("auth.receiverTokens"), "auth.receiverTokens");
-    receiverTokensFile = file(config.string("auth.receiverTokensFile"));
+  public Security(SecurityConfig config, MeterRegistry registry) {
+    SecurityConfig.Auth auth = config.auth();
+    settingReceiverTokens = Tokens.parse(auth.receiverTokens(), "auth.receiverTokens");
+    receiverTokensFile = file(auth.receiverTokensFile());
     receiverTokens = settingReceiverTokens;
-    editorTokens = Tokens.parse(config.string("auth.editorTokens"), "auth.editorTokens");
-    viewerTokens = Tokens.parse(config.string("auth.viewerTokens"), "auth.viewerTokens");
-    usersFile = file(config.string("auth.usersFile"));
+    editorTokens = Tokens.parse(auth.editorTokens(), "auth.editorTokens");
+    viewerTokens = Tokens.parse(auth.viewerTokens(), "auth.viewerTokens");
+    usersFile = file(auth.usersFile());
     users = HttpUsers.NONE.withTokens(editorTokens, viewerTokens);
-    metricsToken = Tokens.parse(config.string("auth.metricsToken"), "auth.metricsToken");
-    browserLogin = config.bool("auth.browserLogin");
-    grpcTls = config.bool("tls.grpc");
-    httpTls = config.bool("tls.http");
-    httpClientCertificates = config.bool("tls.httpRequiresClientCertificate");
+    metricsToken = Tokens.parse(auth.metricsToken(), "auth.metricsToken");
+    browserLogin = auth.browserLogin();
+    grpcTls = config.tls().grpc();
+    httpTls = config.tls().http();
+    httpClientCertificates = config.tls().httpRequiresClientCertificate();
     if (grpcTls || httpTls) {
-      tls = new ReloadingTls(required(config, "tls.certificateFile"), required(config, "tls.keyFile"),
-          config.string("tls.clientCaFile"));
+      tls = new ReloadingTls(required(config.tls().certificateFile(), "tls.certificateFile"),
+          required(config.tls().keyFile(), "tls.keyFile"), config.tls().clientCaFile());
     } else {
       tls = null;
     }
@@ -62,10 +63,10 @@ public final class Security {
     } catch (IOException | RuntimeException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
-    Set<String> withoutToken = Set.copyOf(Tokens.split(config.string("auth.receiversWithoutToken")));
+    Set<String> withoutToken = Set.copyOf(Tokens.split(auth.receiversWithoutToken()));
     receiverAuthentication = new ReceiverAuthentication(() -> receiverTokens, receiverTokenRequired(),
         withoutToken, grpcTls && tls.asksForClientCertificates(), registry);
-    httpAuthentication = new HttpAuthentication(() -> users, config.string("auth.anonymous"), usersFile != null,
+    httpAuthentication = new HttpAuthentication(() -> users, auth.anonymous(), usersFile != null,
         registry);
   }
 
@@ -73,8 +74,7 @@ public final class Security {
     return path.isBlank() ? null : new WatchedFile(path);
   }
 
-  private static String required(SextantConfig config, String key) {
-    String value = config.string(key);
+  private static String required(String value, String key) {
     if (value.isBlank()) {
       throw new IllegalArgumentException(key + " is required when tls.grpc or tls.http is on");
     }

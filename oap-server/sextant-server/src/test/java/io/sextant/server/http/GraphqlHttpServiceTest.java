@@ -16,6 +16,7 @@ import graphql.schema.idl.RuntimeWiring;
 import graphql.schema.idl.SchemaGenerator;
 import graphql.schema.idl.SchemaParser;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sextant.server.config.SecurityConfig;
 import io.sextant.server.config.SextantConfig;
 import io.sextant.server.security.Security;
 import java.time.Duration;
@@ -37,8 +38,8 @@ class GraphqlHttpServiceTest {
 
   private static List<String> challenges(boolean browserLogin) {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    Security security = new Security(SextantConfig.defaults().with(Map.of("auth.anonymous", "none",
-        "auth.browserLogin", String.valueOf(browserLogin))), registry);
+    Security security = new Security(SecurityConfig.load(SextantConfig.defaults().with(Map.of("auth.anonymous", "none",
+        "auth.browserLogin", String.valueOf(browserLogin)))), registry);
     GraphQL graphql = GraphQL.newGraphQL(new SchemaGenerator().makeExecutableSchema(
         new SchemaParser().parse("type Query { version: String }"), RuntimeWiring.newRuntimeWiring().build())).build();
     ThreadPoolExecutor queries = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1));
