@@ -23,6 +23,7 @@ import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricFamilies;
 import io.sextant.storage.memory.MemoryStorage;
 import io.sextant.storage.memory.MemoryStorageConfig;
+import io.sextant.testkit.poll.Poll;
 import io.sextant.testkit.time.MovingClock;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -111,11 +112,8 @@ class AlarmEngineTest {
       both.shutdownNow();
     }
 
-    long deadline = System.currentTimeMillis() + 10_000;
-    while (received.size() < 2 && System.currentTimeMillis() < deadline) {
-      Thread.sleep(20);
-    }
-    Thread.sleep(300); // a duplicate would arrive by now
+    Poll.until("the firing and the recovery delivered", Duration.ofSeconds(10), () -> received.size() >= 2);
+    Poll.stays("no duplicate delivered", Duration.ofMillis(300), () -> received.size() == 2);
     assertThat(received).as("one call for the firing, one for the recovery").hasSize(2);
     JsonNode fired = received.get(0).get(0);
     JsonNode recovered = received.get(1).get(0);
@@ -190,13 +188,12 @@ class AlarmEngineTest {
     engine(settings, diesBeforeStoringTheAlarm(), 100).evaluate(minute);
     assertThat(received).as("nothing delivered yet").isEmpty();
 
-    Thread.sleep(150); // past the takeover time
-    engine(settings, storage, 100).evaluate(TimeBuckets.plus(minute, Step.MINUTE, 1));
-    long deadline = System.currentTimeMillis() + 10_000;
-    while (received.isEmpty() && System.currentTimeMillis() < deadline) {
-      Thread.sleep(20);
-    }
-    Thread.sleep(300);
+    // The second collector looks past the takeover time: its clock is 150 ms on.
+    TimeBuckets later = new TimeBuckets(ZoneOffset.UTC, Clock.offset(Clock.systemUTC(), Duration.ofMillis(150)));
+    engine(settings, storage, 100, 1000, new SimpleMeterRegistry(), later)
+        .evaluate(TimeBuckets.plus(minute, Step.MINUTE, 1));
+    Poll.until("the alarm delivered", Duration.ofSeconds(10), () -> !received.isEmpty());
+    Poll.stays("delivered once", Duration.ofMillis(300), () -> received.size() == 1);
     assertThat(received).as("delivered once, by the second collector").hasSize(1);
     assertThat(received.get(0).get(0).get("startTime").asLong()).isLessThan(System.currentTimeMillis());
     assertThat(storage.records().read(new RecordQuery(AlarmRecords.KIND, null, 0, Long.MAX_VALUE, List.of(), 10)))

@@ -15,6 +15,7 @@ import io.sextant.api.receiver.RecordWriter;
 import io.sextant.api.storage.RecordQuery;
 import io.sextant.api.storage.StoredRecord;
 import io.sextant.testkit.config.KeySettings;
+import io.sextant.testkit.poll.Poll;
 import io.sextant.testkit.receiver.ClientStreams;
 import java.time.Duration;
 import java.util.List;
@@ -139,8 +140,10 @@ class EventReceiverStorageTest {
     // One event fills the queue while the writer is busy; the next one finds it full.
     CompletableFuture<Status> second =
         CompletableFuture.supplyAsync(() -> sendQuietly(uri, List.of(event("b"), event("c"), event("d"))));
-    Thread.sleep(500);
-    assertThat(second).as("not answered while its queued event is not stored").isNotDone();
+    Poll.until("the second stream found the queue full", Duration.ofSeconds(30),
+        () -> count("sextant_receiver_records_rejected", "overloaded") == 1);
+    Poll.stays("the second stream not answered while its queued event is not stored", Duration.ofMillis(200),
+        () -> !second.isDone());
     writer.gate.countDown();
 
     assertThat(first.get(30, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.OK);

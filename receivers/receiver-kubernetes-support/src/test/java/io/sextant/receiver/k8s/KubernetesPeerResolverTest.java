@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sextant.receiver.common.ServiceIdentity;
+import io.sextant.testkit.poll.Poll;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -69,17 +70,10 @@ class KubernetesPeerResolverTest {
   }
 
   private static void await(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + TIMEOUT + " waiting for " + what);
-      }
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
+    try {
+      Poll.until(what, TIMEOUT, condition::getAsBoolean);
+    } catch (Exception e) {
+      throw new AssertionError(e);
     }
   }
 
@@ -268,9 +262,8 @@ class KubernetesPeerResolverTest {
     assertThat(registry.find("sextant_k8s_lookups").counters()).isEmpty();
 
     create(pod("default", "after", "10.0.5.2", "Running"));
-    Thread.sleep(300);
-    assertThat(resolver.byIp("10.0.5.2")).isEmpty();
-    assertThat(resolver.cachedPods()).isZero();
+    Poll.stays("the pod created after close unseen", Duration.ofMillis(300),
+        () -> resolver.byIp("10.0.5.2").isEmpty() && resolver.cachedPods() == 0);
     assertThatThrownBy(resolver::start).isInstanceOf(IllegalStateException.class);
   }
 

@@ -24,6 +24,8 @@ import io.sextant.receiver.common.ServiceIdentity;
 import io.sextant.receiver.envoy.ServiceNaming;
 import io.sextant.receiver.k8s.KubernetesPeerResolver;
 import io.sextant.receiver.k8s.ServiceNameRule;
+import io.sextant.testkit.poll.Poll;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -80,10 +82,7 @@ class KubernetesResolutionTest {
     pod("ratings-v1-5f9699cfdf-qvx2m", "ratings", "10.1.0.9");
     resolver = new KubernetesPeerResolver(client, ServiceNameRule.defaultRule(), registry, 1000);
     resolver.start();
-    long deadline = System.currentTimeMillis() + 10_000;
-    while (resolver.byIp("10.1.0.9").isEmpty() && System.currentTimeMillis() < deadline) {
-      Thread.sleep(20);
-    }
+    Poll.until("10.1.0.9 resolved", Duration.ofSeconds(10), () -> resolver.byIp("10.1.0.9").isPresent());
     AccessLogConverter converter = new AccessLogConverter(new ServiceNaming(ServiceNaming.DEFAULT_LABELS),
         new EndpointNamer("", 100, 100, () -> {}), resolver, 512, new AlsMetrics(registry));
     Node ratingsNode = Node.newBuilder()
@@ -130,10 +129,7 @@ class KubernetesResolutionTest {
     pod("reviews-v2-7bf8c9648f-4nx8k", "reviews", "10.1.0.7");
     resolver = new KubernetesPeerResolver(client, ServiceNameRule.defaultRule(), registry, 1000);
     resolver.start();
-    long deadline = System.currentTimeMillis() + 10_000;
-    while (resolver.cachedPods() < 2 && System.currentTimeMillis() < deadline) {
-      Thread.sleep(20);
-    }
+    Poll.until("both pods cached", Duration.ofSeconds(10), () -> resolver.cachedPods() >= 2);
     AccessLogConverter converter = new AccessLogConverter(new ServiceNaming(ServiceNaming.DEFAULT_LABELS, true),
         new EndpointNamer("", 100, 100, () -> {}), resolver, 512, new AlsMetrics(registry));
     // The node id names reviews' IP; the entry's addresses say productpage. Addresses win.
