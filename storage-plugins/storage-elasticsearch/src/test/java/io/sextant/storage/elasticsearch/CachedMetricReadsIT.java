@@ -10,11 +10,13 @@ import io.sextant.api.storage.MetricPartial;
 import io.sextant.api.storage.PartialRow;
 import io.sextant.api.time.Step;
 import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
+import io.sextant.testkit.poll.Poll;
 import io.sextant.testkit.storage.MetricsStoreCompliance;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -26,7 +28,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -168,8 +169,8 @@ class CachedMetricReadsIT {
         }
         // The follower catches up with what the collectors published, covered partials dropped.
         Map<Long, List<Long>> expected = totals(plain, "service_cpm");
-        assertThat(eventually(() -> totals(following, "service_cpm"), expected, 3_000)).as("round %d", round)
-            .isEqualTo(expected);
+        Poll.until("the follower caught up in round " + round, Duration.ofSeconds(3),
+            () -> totals(following, "service_cpm"), expected::equals);
       }
       stop.set(true);
       compacting.get();
@@ -274,13 +275,10 @@ class CachedMetricReadsIT {
   }
 
   /** Waits for two more follower searches (one whole pass began after the call), within 2 s. */
-  private static void awaitWholeFollowerPass(SimpleMeterRegistry registry) throws InterruptedException {
+  private static void awaitWholeFollowerPass(SimpleMeterRegistry registry) throws Exception {
     long start = System.nanoTime();
     double follows = follows(registry);
-    while (follows(registry) < follows + 2 && System.nanoTime() - start < 3_000_000_000L) {
-      Thread.sleep(10);
-    }
-    assertThat(follows(registry)).as("follower searches since the publish").isGreaterThanOrEqualTo(follows + 2);
+    Poll.until("two more follower searches", Duration.ofSeconds(3), () -> follows(registry) >= follows + 2);
     assertThat((System.nanoTime() - start) / 1_000_000).as("ms until a whole pass followed").isLessThan(2_000);
   }
 
@@ -296,17 +294,6 @@ class CachedMetricReadsIT {
     return registry.get("sextant_es_metric_reads").tag("kind", kind).counter().count();
   }
 
-  /** What {@code read} answers once it equals {@code expected}, or at the deadline. */
-  private static <T> T eventually(Supplier<T> read, T expected, long withinMillis)
-      throws InterruptedException {
-    long deadline = System.currentTimeMillis() + withinMillis;
-    T got = read.get();
-    while (!got.equals(expected) && System.currentTimeMillis() < deadline) {
-      Thread.sleep(20);
-      got = read.get();
-    }
-    return got;
-  }
 
   @Test
   void manyEntitiesAndWholeMetricReadsAreNotCached() {

@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sextant.api.storage.PartialRow;
 import io.sextant.api.time.Step;
+import io.sextant.testkit.poll.Poll;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -16,6 +17,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -117,11 +119,8 @@ abstract class WriteRefusals {
     es.publish();
     // A document put back by hand is another writer's to this collector: it shows within the
     // read staleness bound.
-    long deadline = System.currentTimeMillis() + 5_000;
-    while (calls(es, 202611230900L, 202611230900L) != 6 && System.currentTimeMillis() < deadline) {
-      Thread.sleep(20);
-    }
-    assertThat(calls(es, 202611230900L, 202611230900L)).isEqualTo(6);
+    Poll.until("the document put back read", Duration.ofSeconds(5),
+        () -> calls(es, 202611230900L, 202611230900L), n -> n == 6);
   }
 
   private static PartialRow row(long minute, long seq, long calls) {
