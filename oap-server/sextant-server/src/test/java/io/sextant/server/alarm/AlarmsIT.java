@@ -11,11 +11,14 @@ import io.sextant.core.alarm.AlarmEngine;
 import io.sextant.server.config.ConfigException;
 import io.sextant.server.query.EventsEndToEnd;
 import io.sextant.server.testing.HookReceiver;
+import io.sextant.server.testing.SextantExtension;
 import io.sextant.server.testing.TestServer;
+import io.sextant.testkit.poll.Poll;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -35,6 +38,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -57,20 +61,25 @@ class AlarmsIT {
 
   @TempDir
   static Path dir;
-  private HookReceiver hooks;
-  private TestServer sextant;
-  private Path settings;
-  private long started;
-  private long dataStart;
-
-  @BeforeAll
-  void start() throws Exception {
+  private static HookReceiver hooks;
+  private static Path settings;
+  private static long started;
+  /** The server reads its rules, naming the hooks' receiver, from a file written first. */
+  @RegisterExtension
+  static final SextantExtension SEXTANT = SextantExtension.perClass(() -> {
     hooks = new HookReceiver();
     settings = dir.resolve("alarm-settings.yml");
     Files.writeString(settings, settings(""));
     started = System.currentTimeMillis();
-    sextant = new TestServer(Map.of("alarm.settingsFile", settings.toString(),
-        "alarm.evaluationIntervalSeconds", "3", "alarm.settleSeconds", "0", "server.fileCheckSeconds", "1"));
+    return Map.of("alarm.settingsFile", settings.toString(),
+        "alarm.evaluationIntervalSeconds", "3", "alarm.settleSeconds", "0", "server.fileCheckSeconds", "1");
+  });
+  private TestServer sextant;
+  private long dataStart;
+
+  @BeforeAll
+  void start() throws Exception {
+    sextant = SEXTANT.server();
     // Nine closed minutes of traffic.
     List<HTTPServiceMeshMetric> calls = new ArrayList<>();
     long now = System.currentTimeMillis();
@@ -102,15 +111,12 @@ class AlarmsIT {
 
   @AfterAll
   void stop() {
-    if (sextant != null) {
-      sextant.close();
-    }
     if (hooks != null) {
       hooks.close();
     }
   }
 
-  private String settings(String extraRule) {
+  private static String settings(String extraRule) {
     return """
         rules:
           service_resp_time_rule:
@@ -213,11 +219,8 @@ class AlarmsIT {
         .setDetectPoint(DetectPoint.server).setTlsMode("NONE").build();
   }
 
-  private void awaitRequests(int count, long millis) throws InterruptedException {
-    long deadline = System.currentTimeMillis() + millis;
-    while (hooks.all().size() < count && System.currentTimeMillis() < deadline) {
-      Thread.sleep(50);
-    }
+  private void awaitRequests(int count, long millis) throws Exception {
+    Poll.until(count + " hook requests", Duration.ofMillis(millis), () -> hooks.all().size() >= count);
   }
 
   @Test
@@ -474,27 +477,21 @@ class AlarmsIT {
             expression: sum(service_cpm < 1) >= 1
             period: 2
         """));
-    assertThat(awaitRuleList("service_cpm_rule", true)).isTrue();
+    awaitRuleList("service_cpm_rule", true);
     Files.writeString(settings, settings("""
           broken_rule:
             expression: sum(no_such_metric > 1) >= 1
         """));
-    Thread.sleep(2_500);
-    assertThat(awaitRuleList("service_cpm_rule", true)).as("the last good rules stay").isTrue();
-    assertThat(sextant.get("/metrics")).contains("sextant_alarm_settings_reload_failures_total 1.0");
+    Poll.until("the bad change refused", Duration.ofSeconds(10),
+        () -> sextant.get("/metrics").contains("sextant_alarm_settings_reload_failures_total 1.0"));
+    assertThat(sextant.get("/status/alarm/rules")).as("the last good rules stay").contains("\"service_cpm_rule\"");
     Files.writeString(settings, settings(""));
-    assertThat(awaitRuleList("service_cpm_rule", false)).isTrue();
+    awaitRuleList("service_cpm_rule", false);
   }
 
-  private boolean awaitRuleList(String rule, boolean present) throws Exception {
-    long deadline = System.currentTimeMillis() + 10_000;
-    while (System.currentTimeMillis() < deadline) {
-      if (sextant.get("/status/alarm/rules").contains("\"" + rule + "\"") == present) {
-        return true;
-      }
-      Thread.sleep(200);
-    }
-    return false;
+  private void awaitRuleList(String rule, boolean present) throws Exception {
+    Poll.until("rule " + rule + (present ? " listed" : " gone"), Duration.ofSeconds(10),
+        () -> sextant.get("/status/alarm/rules").contains("\"" + rule + "\"") == present);
   }
 
   @Test

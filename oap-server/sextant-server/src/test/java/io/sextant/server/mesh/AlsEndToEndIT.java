@@ -22,6 +22,7 @@ import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
 import io.sextant.api.id.EntityIds;
 import io.sextant.server.testing.Istio;
+import io.sextant.server.testing.SextantExtension;
 import io.sextant.server.testing.TestServer;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -30,9 +31,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Istio access logs over real gRPC (Envoy's service and Satellite's twin) come out as the same
@@ -50,14 +51,16 @@ class AlsEndToEndIT {
   private static final DateTimeFormatter MINUTE =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(ZoneOffset.UTC);
 
+  @RegisterExtension
+  static final SextantExtension SEXTANT = SextantExtension.perClass(Map.of(
+      "receiver.als.endpointRules", "GET:/reviews/\\d+ => GET:/reviews/{id}",
+      "receiver.als.endpointBudgetPerService", "3"));
   private static TestServer sextant;
   private static long time;
 
   @BeforeAll
   static void stream() throws Exception {
-    sextant = new TestServer(Map.of(
-        "receiver.als.endpointRules", "GET:/reviews/\\d+ => GET:/reviews/{id}",
-        "receiver.als.endpointBudgetPerService", "3"));
+    sextant = SEXTANT.server();
     time = (System.currentTimeMillis() / 60_000 - 3) * 60_000 + 1000;
 
     // The gateway: 10 requests to productpage, 2 of them 503.
@@ -103,11 +106,6 @@ class AlsEndToEndIT {
     assertThat(envoy(List.of(message(Node.newBuilder().setId("sidecar~10.9.9.9~x.y~y.svc.cluster.local").build(),
         gateway.subList(0, 3), List.of()))).getCode()).isEqualTo(Status.Code.OK);
     sextant.flush();
-  }
-
-  @AfterAll
-  static void stop() {
-    sextant.close();
   }
 
   private static StreamAccessLogsMessage message(Node node, List<HTTPAccessLogEntry> http,

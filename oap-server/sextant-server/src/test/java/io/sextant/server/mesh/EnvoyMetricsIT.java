@@ -11,6 +11,7 @@ import io.envoyproxy.envoy.service.metrics.v3.StreamMetricsMessage;
 import io.grpc.Status;
 import io.sextant.api.id.EntityIds;
 import io.sextant.server.testing.Istio;
+import io.sextant.server.testing.SextantExtension;
 import io.sextant.server.testing.TestServer;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -19,20 +20,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Envoy's metrics service: a sidecar's stat snapshots become the MESH_DP envoy_* metrics sent. */
 class EnvoyMetricsIT {
   private static final Istio.Pod PRODUCTPAGE =
       new Istio.Pod("productpage-v1-6b746f74dc-9stvs", "default", "productpage", "10.0.1.1");
+  @RegisterExtension
+  static final SextantExtension SEXTANT = SextantExtension.perClass(Map.of());
   private static TestServer sextant;
   private static long time;
 
   @BeforeAll
   static void stream() throws Exception {
-    sextant = new TestServer(Map.of());
+    sextant = SEXTANT.server();
     time = (System.currentTimeMillis() / 60_000 - 2) * 60_000 + 1000;
     // Three snapshots 10 s apart, as Envoy flushes them: heap 100, 200, 300 MB; rq totals grow.
     List<StreamMetricsMessage> messages = new ArrayList<>();
@@ -61,11 +64,6 @@ class EnvoyMetricsIT {
     }
     assertThat(send(messages).getCode()).isEqualTo(Status.Code.OK);
     sextant.flush();
-  }
-
-  @AfterAll
-  static void stop() {
-    sextant.close();
   }
 
   private static Status send(List<StreamMetricsMessage> messages) throws Exception {

@@ -16,6 +16,7 @@ import io.grpc.Status;
 import io.prometheus.client.Metrics;
 import io.sextant.api.id.EntityIds;
 import io.sextant.server.testing.Istio;
+import io.sextant.server.testing.SextantExtension;
 import io.sextant.server.testing.TestServer;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -24,9 +25,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What SkyWalking's UI and e2e expectations rely on, after Istio access logs and Envoy metrics over
@@ -46,13 +47,16 @@ class MeshCompatibilityIT {
   private static final String DETAILS_ID = EntityIds.serviceId("details.default", true);
   private static final String PP_POD = EntityIds.instanceId(PP, PRODUCTPAGE.name());
 
+  /** A secret in the configuration, to see the debugging dump mask it. */
+  @RegisterExtension
+  static final SextantExtension SEXTANT =
+      SextantExtension.perClass(Map.of("storage.elasticsearch.password", "s3cret-of-the-mesh"));
   private static TestServer sextant;
   private static long time;
 
   @BeforeAll
   static void stream() throws Exception {
-    // A secret in the configuration, to see the debugging dump mask it.
-    sextant = new TestServer(Map.of("storage.elasticsearch.password", "s3cret-of-the-mesh"));
+    sextant = SEXTANT.server();
     time = (System.currentTimeMillis() / 60_000 - 2) * 60_000 + 1000;
     List<HTTPAccessLogEntry> gateway = new ArrayList<>();
     List<HTTPAccessLogEntry> productpage = new ArrayList<>();
@@ -77,11 +81,6 @@ class MeshCompatibilityIT {
     assertThat(TestServer.clientStream(metrics::streamMetrics, List.of(m.build())).getCode())
         .isEqualTo(Status.Code.OK);
     sextant.flush();
-  }
-
-  @AfterAll
-  static void stop() {
-    sextant.close();
   }
 
   private static Status.Code accessLogs(Node node, List<HTTPAccessLogEntry> entries) throws Exception {

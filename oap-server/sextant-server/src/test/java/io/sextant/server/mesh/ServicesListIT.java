@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.grpc.Status;
 import io.sextant.api.id.EntityIds;
+import io.sextant.server.testing.SextantExtension;
 import io.sextant.server.testing.TestServer;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -19,9 +20,9 @@ import org.apache.skywalking.apm.network.servicemesh.v3.Protocol;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
 import org.apache.skywalking.apm.network.servicemesh.v3.TCPServiceMeshMetric;
 import org.apache.skywalking.apm.network.servicemesh.v3.TCPServiceMeshMetrics;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The services list follows SkyWalking 10.1: a service (and its instance) is listed once it reports
@@ -35,18 +36,15 @@ class ServicesListIT {
   private static final String FRONTEND = EntityIds.serviceId("frontend", true);
   private static final String BACKEND = EntityIds.serviceId("backend", true);
   private static final String DB = EntityIds.serviceId("db", true);
+  @RegisterExtension
+  static final SextantExtension SEXTANT = SextantExtension.perTest(Map.of());
   private TestServer sextant;
   private long time;
 
   @BeforeEach
   void start() {
-    sextant = new TestServer(Map.of());
+    sextant = SEXTANT.server();
     time = (System.currentTimeMillis() / 60_000 - 1) * 60_000 + 1000;
-  }
-
-  @AfterEach
-  void stop() {
-    sextant.close();
   }
 
   @Test

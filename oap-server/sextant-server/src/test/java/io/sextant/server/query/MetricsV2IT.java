@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.grpc.Status;
 import io.sextant.api.id.EntityIds;
 import io.sextant.server.testing.Bookinfo;
+import io.sextant.server.testing.SextantExtension;
 import io.sextant.server.testing.TestServer;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -14,10 +15,10 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The metric operations older than MQE (metrics-v2 as swctl 0.14 sends them, metric v1,
@@ -30,21 +31,18 @@ class MetricsV2IT {
       DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(ZoneOffset.UTC);
   private static final DateTimeFormatter BUCKET = DateTimeFormatter.ofPattern("yyyyMMddHHmm").withZone(ZoneOffset.UTC);
   private static final String PRODUCTPAGE = "scope: Service, serviceName: \"productpage\", normal: true";
+  @RegisterExtension
+  static final SextantExtension SEXTANT = SextantExtension.perClass(Map.of());
   private TestServer sextant;
   private long time;
 
   @BeforeAll
   void streamTraffic() throws Exception {
-    sextant = new TestServer(Map.of());
+    sextant = SEXTANT.server();
     long minute = (System.currentTimeMillis() / 60_000 - 3) * 60_000;
     time = minute + 1000;
     assertThat(sextant.stream(Bookinfo.standard(time).messages(7)).getCode()).isEqualTo(Status.Code.OK);
     sextant.flush();
-  }
-
-  @AfterAll
-  void stop() {
-    sextant.close();
   }
 
   /** The minute of the traffic and the empty minute after it. */

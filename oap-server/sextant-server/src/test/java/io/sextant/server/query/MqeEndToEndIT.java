@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.grpc.Status;
 import io.sextant.server.testing.Bookinfo;
+import io.sextant.server.testing.SextantExtension;
 import io.sextant.server.testing.TestServer;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -12,10 +13,10 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * SkyWalking 10.1's MQE functions answered by execExpression over real HTTP GraphQL, on the bookinfo mix streamed
@@ -26,22 +27,19 @@ class MqeEndToEndIT {
   private static final DateTimeFormatter MINUTE =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(ZoneOffset.UTC);
   private static final String PRODUCTPAGE = "serviceName: \"productpage\", normal: true";
+  @RegisterExtension
+  static final SextantExtension SEXTANT = SextantExtension.perClass(Map.of());
   private TestServer sextant;
   private long time;
 
   @BeforeAll
   void streamTraffic() throws Exception {
-    sextant = new TestServer(Map.of());
+    sextant = SEXTANT.server();
     long minute = (System.currentTimeMillis() / 60_000 - 3) * 60_000;
     time = minute + 1000;
     Status status = sextant.stream(Bookinfo.standard(time).messages(7));
     assertThat(status.getCode()).isEqualTo(Status.Code.OK);
     sextant.flush();
-  }
-
-  @AfterAll
-  void stop() {
-    sextant.close();
   }
 
   private JsonNode exec(String expression, String entity) throws Exception {

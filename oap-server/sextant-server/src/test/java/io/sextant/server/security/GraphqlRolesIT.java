@@ -15,6 +15,7 @@ import com.linecorp.armeria.common.HttpMethod;
 import com.linecorp.armeria.common.MediaType;
 import com.linecorp.armeria.common.RequestHeaders;
 import com.linecorp.armeria.common.RequestHeadersBuilder;
+import io.sextant.server.testing.SextantExtension;
 import io.sextant.server.testing.TestServer;
 import io.sextant.server.testing.UiGraphql;
 import java.net.URI;
@@ -29,6 +30,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
@@ -46,12 +48,8 @@ class GraphqlRolesIT {
   private static final String READ = "query { version }";
   @TempDir
   static Path dir;
-  private static TestServer secured;
-  private static TestServer shipped;
-  private static final ListAppender<ILoggingEvent> AUDIT = new ListAppender<>();
-
-  @BeforeAll
-  static void start() throws Exception {
+  @RegisterExtension
+  static final SextantExtension SECURED = SextantExtension.perClass(() -> {
     String viewerToken = "grafana-token";
     Path users = Files.writeString(dir.resolve("users.yaml"), """
         users:
@@ -62,10 +60,20 @@ class GraphqlRolesIT {
         """.formatted(hash("alice-pw"), hash("bob-pw"),
         HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
             .digest(viewerToken.getBytes(StandardCharsets.UTF_8)))));
-    secured = new TestServer(Map.of("auth.anonymous", "auto", "auth.usersFile", users.toString(),
-        "auth.editorTokens", "ui-proxy-token", "auth.metricsToken", "prometheus-token"));
-    // As shipped: nobody configured, anonymous callers read.
-    shipped = new TestServer(Map.of("auth.anonymous", "auto"));
+    return Map.of("auth.anonymous", "auto", "auth.usersFile", users.toString(),
+        "auth.editorTokens", "ui-proxy-token", "auth.metricsToken", "prometheus-token");
+  });
+  /** As shipped: nobody configured, anonymous callers read. */
+  @RegisterExtension
+  static final SextantExtension SHIPPED = SextantExtension.perClass(Map.of("auth.anonymous", "auto"));
+  private static TestServer secured;
+  private static TestServer shipped;
+  private static final ListAppender<ILoggingEvent> AUDIT = new ListAppender<>();
+
+  @BeforeAll
+  static void start() {
+    secured = SECURED.server();
+    shipped = SHIPPED.server();
     Logger audit = (Logger) LoggerFactory.getLogger("sextant.audit");
     AUDIT.start();
     audit.addAppender(AUDIT);
@@ -73,8 +81,6 @@ class GraphqlRolesIT {
 
   @AfterAll
   static void stop() {
-    secured.close();
-    shipped.close();
     ((Logger) LoggerFactory.getLogger("sextant.audit")).detachAppender(AUDIT);
   }
 

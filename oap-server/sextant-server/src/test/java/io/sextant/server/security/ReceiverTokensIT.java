@@ -11,6 +11,7 @@ import io.grpc.health.v1.HealthGrpc;
 import io.grpc.stub.MetadataUtils;
 import io.sextant.server.testing.Bookinfo;
 import io.sextant.server.testing.RawGrpc;
+import io.sextant.server.testing.SextantExtension;
 import io.sextant.server.testing.TestServer;
 import io.sextant.testkit.poll.Poll;
 import java.nio.file.Files;
@@ -19,9 +20,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricServiceGrpc;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,18 +36,17 @@ class ReceiverTokensIT {
   @TempDir
   static Path dir;
   private static Path tokensFile;
+  @RegisterExtension
+  static final SextantExtension SEXTANT = SextantExtension.perClass(() -> {
+    tokensFile = Files.writeString(dir.resolve("receiver-tokens"), "from-the-file\n");
+    return Map.of("auth.receiverTokens", "current,next", "auth.receiverTokensFile", tokensFile.toString(),
+        "server.fileCheckSeconds", "1", "auth.receiversWithoutToken", OPEN);
+  });
   private static TestServer sextant;
 
   @BeforeAll
-  static void start() throws Exception {
-    tokensFile = Files.writeString(dir.resolve("receiver-tokens"), "from-the-file\n");
-    sextant = new TestServer(Map.of("auth.receiverTokens", "current,next", "auth.receiverTokensFile",
-        tokensFile.toString(), "server.fileCheckSeconds", "1", "auth.receiversWithoutToken", OPEN));
-  }
-
-  @AfterAll
-  static void stop() {
-    sextant.close();
+  static void start() {
+    sextant = SEXTANT.server();
   }
 
   @Test

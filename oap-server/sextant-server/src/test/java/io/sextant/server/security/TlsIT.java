@@ -7,6 +7,7 @@ import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.sextant.server.testing.Bookinfo;
+import io.sextant.server.testing.SextantExtension;
 import io.sextant.server.testing.TestServer;
 import io.sextant.testkit.poll.Poll;
 import io.sextant.testkit.receiver.ClientStreams;
@@ -33,6 +34,7 @@ import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -46,26 +48,29 @@ class TlsIT {
   private static Issued serverCertificate;
   private static Issued client;
   private static Issued stranger;
-  private static TestServer sextant;
-  private static final List<ClientFactory> FACTORIES = new java.util.ArrayList<>();
-
-  @BeforeAll
-  static void start() throws Exception {
+  @RegisterExtension
+  static final SextantExtension SEXTANT = SextantExtension.perClass(() -> {
     ca = TestCertificates.authority("Sextant test CA");
     serverCertificate = ca.issue("server", dir);
     client = ca.issue("client", dir);
     stranger = TestCertificates.authority("Someone else's CA").issue("stranger", dir);
-    sextant = new TestServer(Map.of("tls.grpc", "true", "tls.http", "true",
+    return Map.of("tls.grpc", "true", "tls.http", "true",
         "tls.certificateFile", serverCertificate.certificateFile().toString(),
         "tls.keyFile", serverCertificate.keyFile().toString(),
         "tls.clientCaFile", ca.writeCertificate(dir.resolve("ca.crt")).toString(),
-        "server.fileCheckSeconds", "1"));
+        "server.fileCheckSeconds", "1");
+  });
+  private static TestServer sextant;
+  private static final List<ClientFactory> FACTORIES = new java.util.ArrayList<>();
+
+  @BeforeAll
+  static void start() {
+    sextant = SEXTANT.server();
   }
 
   @AfterAll
   static void stop() {
     FACTORIES.forEach(ClientFactory::close);
-    sextant.close();
   }
 
   @Test

@@ -3,7 +3,7 @@ package io.sextant.server.testing;
 import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.Supplier;
+import java.util.concurrent.Callable;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -19,10 +19,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class SextantExtension
     implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
   private final boolean perTest;
-  private final Supplier<Map<String, String>> settings;
+  private final Callable<Map<String, String>> settings;
   private TestServer server;
 
-  private SextantExtension(boolean perTest, Supplier<Map<String, String>> settings) {
+  private SextantExtension(boolean perTest, Callable<Map<String, String>> settings) {
     this.perTest = perTest;
     this.settings = settings;
   }
@@ -30,6 +30,15 @@ public final class SextantExtension
   /** One server for all tests of the class, on the embedded store. */
   public static SextantExtension perClass(Map<String, String> overrides) {
     return new SextantExtension(false, () -> overrides);
+  }
+
+  /**
+   * One server for all tests of the class, on the embedded store, with settings made as it starts: after
+   * the class's static {@code @TempDir} is set and before its {@code @BeforeAll} methods, for settings
+   * that name files (certificates, users, tokens) the test writes first.
+   */
+  public static SextantExtension perClass(Callable<Map<String, String>> settings) {
+    return new SextantExtension(false, settings);
   }
 
   /** A fresh server for each test, on the embedded store. */
@@ -56,16 +65,16 @@ public final class SextantExtension
   }
 
   @Override
-  public void beforeAll(ExtensionContext context) {
+  public void beforeAll(ExtensionContext context) throws Exception {
     if (!perTest) {
-      server = new TestServer(settings.get());
+      server = new TestServer(settings.call());
     }
   }
 
   @Override
-  public void beforeEach(ExtensionContext context) {
+  public void beforeEach(ExtensionContext context) throws Exception {
     if (perTest) {
-      server = new TestServer(settings.get());
+      server = new TestServer(settings.call());
     }
   }
 
