@@ -62,7 +62,9 @@ class BurstOfNewServicesIT {
       Poll.until("the burst's minute closed and collected", Duration.ofSeconds(90), () -> {
         return metric(process, c, "sextant_aggregator_open_accumulators") == 0;
       });
-      Thread.sleep(12_000); // two roll-up writes of the burst's hour and day
+      // Two roll-up writes (every 5 s here) of the burst's hour and day, where the heap peaked before: the
+      // time is the point, the checks below come after it.
+      Thread.sleep(12_000);
       Poll.until("ready after the burst", Duration.ofSeconds(60), () -> {
         process.assertAlive();
         return c.status("/readyz") == 200;

@@ -20,6 +20,7 @@ import io.envoyproxy.envoy.service.accesslog.v3.StreamAccessLogsMessage;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.stub.MetadataUtils;
+import io.sextant.testkit.poll.Poll;
 import io.sextant.testkit.receiver.ClientStreams;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -254,14 +255,8 @@ final class Clients {
    * closed-collection tick and its write, not at once.
    */
   TreeSet<String> awaitServices(String layer, String... names) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    TreeSet<String> listed = services(layer);
-    while (!listed.containsAll(List.of(names)) && System.nanoTime() < deadline) {
-      Thread.sleep(200);
-      listed = services(layer);
-    }
-    assertThat(listed).as("services listed under " + layer).contains(names);
-    return listed;
+    return Poll.until("services " + List.of(names) + " listed under " + layer, Duration.ofSeconds(20),
+        () -> services(layer), listed -> listed.containsAll(List.of(names)));
   }
 
   /** One value of an MQE expression over the minute of {@code time}; null when there is none. */

@@ -1,5 +1,6 @@
 package io.sextant.dist;
 
+import io.sextant.testkit.poll.Poll;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -64,28 +65,26 @@ final class LaunchedDistribution implements AutoCloseable {
   }
 
   /** Waits until GET /readyz answers 200; fails with the process output if it exits or takes too long. */
-  void awaitReady(int httpPort, Duration timeout) throws InterruptedException {
+  void awaitReady(int httpPort, Duration timeout) throws Exception {
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(2)).build();
-    long deadline = System.nanoTime() + timeout.toNanos();
-    int last = -1;
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new AssertionError("Sextant exited with " + process.exitValue() + ":\n" + output());
-      }
-      try {
-        last = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/readyz"))
-            .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-        if (last == 200) {
-          return;
+    try {
+      Poll.until("/readyz 200", timeout, () -> {
+        if (!process.isAlive()) {
+          throw new AssertionError("Sextant exited with " + process.exitValue());
         }
-      } catch (IOException notYet) {
-        // not listening yet
-      }
-      Thread.sleep(200);
+        try {
+          return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/readyz"))
+              .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException notYet) {
+          return -1; // not listening yet
+        }
+      }, status -> status == 200);
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + ":\n" + output(), e);
     }
-    throw new AssertionError("/readyz not 200 (last " + last + ") within " + timeout + ":\n" + output());
   }
+
 
 
   /** Its exit code; fails with the output if it is still running after {@code timeout}. */

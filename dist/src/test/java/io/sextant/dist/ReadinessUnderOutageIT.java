@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.grpc.Status;
 import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
+import io.sextant.testkit.poll.Poll;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -113,25 +114,27 @@ class ReadinessUnderOutageIT {
         senders.add(clients.submit(() -> {
           while (sending.get()) {
             List<Collector> now = List.copyOf(ready);
-            if (now.isEmpty()) {
-              Thread.sleep(100);
-              continue;
+            if (!now.isEmpty()) {
+              Collector c = now.get(Math.floorMod(next.getAndIncrement(), now.size()));
+              Status.Code end = c.clients().mesh("outage-frontend", "outage-backend", System.currentTimeMillis(),
+                  CALLS_PER_STREAM);
+              if (end == Status.Code.OK) {
+                sent.addAndGet(CALLS_PER_STREAM);
+              } else {
+                failedStreams.incrementAndGet();
+              }
             }
-            Collector c = now.get(Math.floorMod(next.getAndIncrement(), now.size()));
-            Status.Code end = c.clients().mesh("outage-frontend", "outage-backend", System.currentTimeMillis(),
-                CALLS_PER_STREAM);
-            if (end == Status.Code.OK) {
-              sent.addAndGet(CALLS_PER_STREAM);
-            } else {
-              failedStreams.incrementAndGet();
-            }
-            Thread.sleep(50);
+            Thread.sleep(50); // paces each client: a stream every 50 ms, the load the outage is judged under
           }
           return null;
         }));
       }
 
-      Thread.sleep(10_000);
+      // Steady before the outage: every collector has written some of the traffic.
+      for (Collector c : collectors) {
+        Poll.until("traffic written by a collector", Duration.ofSeconds(60),
+            () -> c.clients().metric("sextant_flush_partials_written_total") > 0);
+      }
       long pid = ES.pid().orElseThrow();
       long sentBeforeOutage = sent.get();
       signal("STOP", pid);
@@ -149,19 +152,28 @@ class ReadinessUnderOutageIT {
         assertThat(newcomer.clients().mesh("outage-frontend", "outage-backend", System.currentTimeMillis(),
             CALLS_PER_STREAM)).isEqualTo(Status.Code.OK);
         sent.addAndGet(CALLS_PER_STREAM);
-        Thread.sleep(Math.max(0, TimeUnit.SECONDS.toMillis(outageSeconds) - 15_000
-            - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopped)));
         for (Collector c : collectors) {
-          String metrics = c.clients().get("/metrics");
-          assertThat(metrics).as("the outage was seen").contains("sextant_storage_up 0.0");
-          assertThat(c.clients().get("/readyz?verbose")).startsWith("ready\n").contains("[-] storage down");
+          Poll.until("the outage seen by a collector that stays ready", Duration.ofSeconds(60),
+              () -> c.clients().get("/metrics").contains("sextant_storage_up 0.0")
+                  && c.clients().get("/readyz?verbose").startsWith("ready\n")
+                  && c.clients().get("/readyz?verbose").contains("[-] storage down"));
         }
-        Thread.sleep(15_000);
+        // The outage lasts its seconds: the time is the point (readiness is watched throughout).
+        Thread.sleep(Math.max(0, TimeUnit.SECONDS.toMillis(outageSeconds)
+            - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopped)));
       } finally {
         signal("CONT", pid);
       }
       long sentDuringOutage = sent.get() - sentBeforeOutage;
-      Thread.sleep(10_000);
+      // Traffic goes on until every collector has storage back (the load continues across the recovery).
+      for (Collector c : collectors) {
+        Poll.until("storage back for a collector", Duration.ofSeconds(60),
+            () -> c.clients().get("/metrics").contains("sextant_storage_up 1.0"));
+      }
+      for (Collector c : late) {
+        Poll.until("storage back for the newcomer", Duration.ofSeconds(60),
+            () -> c.clients().get("/metrics").contains("sextant_storage_up 1.0"));
+      }
       sending.set(false);
       for (Future<?> f : senders) {
         f.get(60, TimeUnit.SECONDS);

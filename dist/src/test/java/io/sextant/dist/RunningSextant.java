@@ -22,7 +22,7 @@ record RunningSextant(LaunchedDistribution process, Clients clients) implements 
     LaunchedDistribution process = LaunchedDistribution.start(home, all);
     try {
       process.awaitReady(http, readyWithin);
-    } catch (AssertionError | InterruptedException e) {
+    } catch (AssertionError | Exception e) {
       process.close();
       throw e;
     }

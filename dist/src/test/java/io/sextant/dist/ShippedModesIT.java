@@ -306,7 +306,7 @@ class ShippedModesIT {
         assertThat(killed.clients().newServices("spool-new", burst * 500, 5, 100, System.currentTimeMillis()))
             .isEqualTo(Status.Code.OK);
         all += 500;
-        Thread.sleep(1_000);
+        Thread.sleep(1_000); // paces the bursts a second apart, as the scenario sends them
       }
       assertThat(killed.clients().metric("sextant_spool_overflow_rows")).as("rows kept on disk").isPositive();
       es("PUT", "/" + prefix + "-*/_settings", "{\"index.blocks.write\":null}");
@@ -334,13 +334,13 @@ class ShippedModesIT {
   /** Waits up to 30 s for GraphQL's spool-backend minutes and the stored hours and days of all services. */
   private static void assertExactly(Clients c, String prefix, long from, long backend, long all) throws Exception {
     long to = System.currentTimeMillis();
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    long minutes = minuteTotal(c, from, to);
-    while ((minutes != backend || stored(prefix, "hour") != all || stored(prefix, "day") != all)
-        && System.nanoTime() < deadline) {
-      Thread.sleep(500);
-      minutes = minuteTotal(c, from, to);
+    try {
+      Poll.until("the spool's calls all read back", Duration.ofSeconds(30), () -> minuteTotal(c, from, to) == backend
+          && stored(prefix, "hour") == all && stored(prefix, "day") == all);
+    } catch (AssertionError notYet) {
+      // the assertions below say which figure is off
     }
+    long minutes = minuteTotal(c, from, to);
     System.out.printf("spool: %d calls sent (%d to spool-backend); minutes of spool-backend %d (all stored minutes %d),"
         + " hours %d, days %d%n", all, backend, minutes, stored(prefix, "minute"), stored(prefix, "hour"),
         stored(prefix, "day"));
@@ -356,7 +356,7 @@ class ShippedModesIT {
     while (System.nanoTime() < end) {
       assertThat(c.mesh("spool-frontend", "spool-backend", System.currentTimeMillis(), 50)).isEqualTo(Status.Code.OK);
       sent += 50;
-      Thread.sleep(20);
+      Thread.sleep(20); // paces the traffic for its duration
     }
     return sent;
   }
@@ -449,11 +449,7 @@ class ShippedModesIT {
     assertThat(c.value("service_relation_server_cpm", relation, time)).isEqualTo("3");
   }
 
-  private static void awaitLogged(LaunchedDistribution process, String line) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (!process.output().contains(line) && System.nanoTime() < deadline) {
-      Thread.sleep(100);
-    }
-    assertThat(process.output()).contains(line);
+  private static void awaitLogged(LaunchedDistribution process, String line) throws Exception {
+    Poll.until("logged: " + line, Duration.ofSeconds(30), () -> process.output().contains(line));
   }
 }
