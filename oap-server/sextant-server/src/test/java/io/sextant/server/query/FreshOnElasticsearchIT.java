@@ -9,7 +9,9 @@ import io.sextant.api.time.TimeBuckets;
 import io.sextant.server.testing.Bookinfo;
 import io.sextant.server.testing.TestServer;
 import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
+import io.sextant.testkit.poll.Poll;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -80,12 +82,8 @@ class FreshOnElasticsearchIT {
       b.flush();
       // Another collector's data shows within storage.elasticsearch.readStalenessMillis (1 s).
       long written = System.nanoTime();
-      String seen = value(a, "service_cpm", "serviceName: \"productpage\"", current);
-      while (!seen.equals("20") && System.nanoTime() - written < 5_000_000_000L) {
-        Thread.sleep(50);
-        seen = value(a, "service_cpm", "serviceName: \"productpage\"", current);
-      }
-      assertThat(seen).as("b's once written").isEqualTo("20");
+      Poll.until("b's once written", Duration.ofSeconds(5),
+          () -> value(a, "service_cpm", "serviceName: \"productpage\"", current), "20"::equals);
       assertThat((System.nanoTime() - written) / 1_000_000).as("ms until b's write showed on a").isLessThan(3_000);
 
       Map<String, String> fresh = answers(a, duration);

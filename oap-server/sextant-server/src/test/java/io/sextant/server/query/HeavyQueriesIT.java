@@ -16,6 +16,7 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,12 @@ class HeavyQueriesIT {
     return SEXTANT.server();
   }
 
+  /** The server's query threads (in this JVM) running now, not waiting for a request. */
+  private static long queryThreadsRunning() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().startsWith("sextant-query-") && t.getState() == Thread.State.RUNNABLE).count();
+  }
+
   @Test
   void aRequestOfManyHeavyFieldsStopsComputingAtItsDeadlineWhileProbesStayFast() throws Exception {
     String expression = String.join("+", Collections.nCopies(32, "service_cpm"));
@@ -66,7 +73,7 @@ class HeavyQueriesIT {
     long slowestSmall = 0;
     int smallQueries = 0;
     java.util.List<Long> smallMillis = new java.util.ArrayList<>();
-    Thread.sleep(300); // the heavy request's fields are queued by now
+    Poll.until("the heavy request computing", Duration.ofSeconds(5), () -> queryThreadsRunning() > 0);
     while (!answer.isDone()) {
       long probe = System.nanoTime();
       assertThat(status("/readyz")).isEqualTo(200);
@@ -84,7 +91,11 @@ class HeavyQueriesIT {
         smallMillis.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - small));
         smallQueries++;
       }
-      Thread.sleep(50);
+      try {
+        answer.get(50, TimeUnit.MILLISECONDS); // the next probe in 50 ms, unless the answer is out
+      } catch (TimeoutException stillRunning) {
+        // probe again
+      }
     }
     JsonNode r = answer.get(10, TimeUnit.SECONDS);
     long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
@@ -105,9 +116,9 @@ class HeavyQueriesIT {
 
     // Nothing goes on computing once the answer is out: the JVM (server and test) is nearly idle.
     OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-    Thread.sleep(200);
+    Poll.until("the query threads idle", Duration.ofSeconds(5), () -> queryThreadsRunning() == 0);
     long cpuBefore = os.getProcessCpuTime();
-    Thread.sleep(1_000);
+    Thread.sleep(1_000); // the CPU used in a second: the time itself is the measure
     double cores = (os.getProcessCpuTime() - cpuBefore) / 1e9;
     assertThat(cores).as("CPU seconds used in the second after the answer").isLessThan(0.5);
   }

@@ -21,6 +21,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -76,7 +77,7 @@ class CollectorsComingAndGoingIT {
     List<CollectorProcess> gone = new ArrayList<>();
     Map<String, Long> sigterms = new ConcurrentHashMap<>();
     try (RoundRobinMeshClient client = client(live)) {
-      Thread.sleep(3000);
+      awaitTraffic(live);
       for (String next : List.of("a-2", "b-2", "c-2")) {
         // maxSurge 1, maxUnavailable 0: the new pod is ready before the old one is deleted; deleting a pod
         // takes it out of the endpoints at once and SIGTERMs it.
@@ -87,7 +88,7 @@ class CollectorsComingAndGoingIT {
         sigterms.put(old.grpcAddress(), System.nanoTime());
         drain(old);
         gone.add(old);
-        Thread.sleep(2000);
+        awaitTraffic(List.of(fresh));
       }
       List<StreamResult> results = client.stop();
       assertExact("rolling upgrade", live, gone, results, from);
@@ -109,9 +110,9 @@ class CollectorsComingAndGoingIT {
     List<CollectorProcess> live = new CopyOnWriteArrayList<>(startAll(prefix, "s-1"));
     List<CollectorProcess> gone = new ArrayList<>();
     try (RoundRobinMeshClient client = client(live)) {
-      Thread.sleep(3000);
+      awaitTraffic(live);
       live.addAll(startAll(prefix, "s-2", "s-3"));
-      Thread.sleep(6000); // each sidecar's next stream goes to the next address
+      awaitTraffic(live); // each sidecar's next stream goes to the next address
       // SkyWalking's cluster nodes: each collector lists all three, itself marked, from shared storage.
       for (CollectorProcess c : live) {
         assertThat(clusterNodes(c, live.size())).as("nodes listed by %s", c.collectorId)
@@ -126,7 +127,8 @@ class CollectorsComingAndGoingIT {
       }
       // A collector that stopped cleanly leaves the list at once.
       assertThat(clusterNodes(live.get(0), 1)).isEqualTo(nodes(live, live.get(0)));
-      Thread.sleep(2000);
+      long before = live.get(0).meshAccepted();
+      Poll.until("traffic on the one left", Duration.ofSeconds(20), () -> live.get(0).meshAccepted() > before);
       List<StreamResult> results = client.stop();
       assertExact("scale 1 -> 3 -> 1", live, gone, results, from);
     } finally {
@@ -160,7 +162,7 @@ class CollectorsComingAndGoingIT {
       // machine).
       List<StreamResult> warmUp;
       try (RoundRobinMeshClient client = client(live)) {
-        Thread.sleep(4000);
+        awaitTraffic(live, compactedEach);
         warmUp = client.stop();
       }
       long warmUpAccepted = 0;
@@ -174,7 +176,7 @@ class CollectorsComingAndGoingIT {
           try {
             long accepted = victim.meshAccepted() - compactedEach;
             scrapes.add(new long[] {System.nanoTime(), accepted});
-            Thread.sleep(200);
+            Thread.sleep(200); // a scrape every 200 ms, as a monitor's: the sampling is the point
           } catch (InterruptedException e) {
             return;
           } catch (Exception e) {
@@ -184,13 +186,21 @@ class CollectorsComingAndGoingIT {
       }, "scraper");
       scraper.setDaemon(true);
       scraper.start();
+      // Everything it accepted at least one write cycle (collect + write, each FLUSH_MILLIS, plus the bulk
+      // call) before the kill was written; nothing it did not accept can be.
+      long window = TimeUnit.MILLISECONDS.toNanos(3L * FLUSH_MILLIS + 5000);
       try (RoundRobinMeshClient client = client(live)) {
-        Thread.sleep(12_000);
+        // The victim in its steady write cycle: it accepted this run's traffic more than a write window ago.
+        Poll.until("the victim scraped with new traffic a write window ago", Duration.ofSeconds(40),
+            () -> !scrapes.isEmpty() && scrapes.stream()
+                .anyMatch(x -> x[1] > scrapes.get(0)[1] && x[0] <= System.nanoTime() - window));
         live.remove(victim);
         long kill = System.nanoTime();
         victim.kill();
         scraper.join(5000);
-        Thread.sleep(3000);
+        long survivorsAtKill = accepted(live);
+        Poll.until("the survivors take the victim's share", Duration.ofSeconds(20),
+            () -> accepted(live) > survivorsAtKill + RECORDS_PER_MESSAGE * live.size());
         List<StreamResult> results = new ArrayList<>(warmUp);
         results.addAll(client.stop());
         Totals totals = Totals.of(results, RECORDS_PER_MESSAGE);
@@ -201,9 +211,6 @@ class CollectorsComingAndGoingIT {
         // What the victim wrote is what the totals hold beyond the survivors' counts.
         long total = awaitSettledTotal(live, others, from);
         long writtenByVictim = total - others;
-        // Everything it accepted at least one write cycle (collect + write, each FLUSH_MILLIS, plus the bulk
-        // call) before the kill was written; nothing it did not accept can be.
-        long window = TimeUnit.MILLISECONDS.toNanos(3L * FLUSH_MILLIS + 5000);
         long surelyWritten = scrapes.stream().filter(s -> s[0] <= kill - window).mapToLong(s -> s[1]).max().orElse(0);
         long[] last = scrapes.get(scrapes.size() - 1);
         long sentToVictim = results.stream().filter(r -> r.address().equals(victim.grpcAddress()))
@@ -269,30 +276,22 @@ class CollectorsComingAndGoingIT {
   private static long awaitMinuteTotalFromEvery(List<CollectorProcess> live, long minute, long expected)
       throws Exception {
     String at = TimeBuckets.format(minute, Step.MINUTE);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
-    List<Long> totals = new ArrayList<>();
-    while (System.nanoTime() < deadline) {
-      totals.clear();
-      for (CollectorProcess c : live) {
-        totals.add(total(c, COMPACTED_SERVICES, at, at));
-      }
-      if (totals.stream().allMatch(x -> x == expected)) {
-        return expected;
-      }
-      Thread.sleep(500);
-    }
-    assertThat(totals).as("GraphQL totals of minute %d from each live collector", minute).containsOnly(expected);
-    return totals.get(0);
+    Poll.until("GraphQL totals of minute " + minute + " from each live collector " + expected,
+        Duration.ofSeconds(40), () -> {
+          List<Long> totals = new ArrayList<>();
+          for (CollectorProcess c : live) {
+            totals.add(total(c, COMPACTED_SERVICES, at, at));
+          }
+          return totals;
+        }, totals -> totals.stream().allMatch(x -> x == expected));
+    return expected;
   }
 
   /** Waits until every row of the minute is a compacted one; how many there are. */
   private static long awaitAllCompacted(String prefix, long minute) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(45);
-    while (closedUncompacted(prefix, minute) > 0 || storedRows(prefix, minute, true) == 0
-        || storedRows(prefix, minute, false) != storedRows(prefix, minute, true)) {
-      assertThat(System.nanoTime()).as("every closed row of minute %d compacted", minute).isLessThan(deadline);
-      Thread.sleep(500);
-    }
+    Poll.until("every closed row of minute " + minute + " compacted", Duration.ofSeconds(45),
+        () -> closedUncompacted(prefix, minute) == 0 && storedRows(prefix, minute, true) > 0
+            && storedRows(prefix, minute, false) == storedRows(prefix, minute, true));
     return storedRows(prefix, minute, true);
   }
 
@@ -347,46 +346,59 @@ class CollectorsComingAndGoingIT {
 
   /** Waits until every live collector's GraphQL answers {@code expected}; returns the last total seen. */
   private static long awaitTotalFromEvery(List<CollectorProcess> live, long expected, long from) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
-    List<Long> totals = new ArrayList<>();
-    while (System.nanoTime() < deadline) {
-      totals.clear();
-      for (CollectorProcess c : live) {
-        totals.add(total(c, from));
-      }
-      if (totals.stream().allMatch(x -> x == expected)) {
-        return expected;
-      }
-      Thread.sleep(500);
-    }
-    // Not equal: fail on the first collector's answer, naming all.
-    assertThat(totals).as("GraphQL totals from each live collector").containsOnly(expected);
-    return totals.get(0);
+    Poll.until("GraphQL totals from each live collector " + expected, Duration.ofSeconds(40),
+        () -> totals(live, from), totals -> totals.stream().allMatch(x -> x == expected));
+    return expected;
   }
 
   /**
-   * Waits until every live collector's GraphQL answers the same total, at least {@code atLeast}, three
-   * times running a second apart (longer than a write cycle); returns it.
+   * Waits until every live collector's GraphQL answers the same total, at least {@code atLeast}, and
+   * goes on answering it for two seconds (longer than a write cycle); returns it.
    */
   private static long awaitSettledTotal(List<CollectorProcess> live, long atLeast, long from) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
-    long previous = -1;
-    int same = 0;
-    while (System.nanoTime() < deadline) {
-      List<Long> totals = new ArrayList<>();
-      for (CollectorProcess c : live) {
-        totals.add(total(c, from));
-      }
-      long first = totals.get(0);
-      boolean agreed = first >= atLeast && totals.stream().allMatch(x -> x == first);
-      same = agreed && first == previous ? same + 1 : 0;
-      previous = agreed ? first : -1;
-      if (same >= 2) {
-        return first;
-      }
-      Thread.sleep(1000);
+    long[] since = {0, -1}; // {nanoTime first seen, total}
+    List<Long> settled = Poll.until("the GraphQL totals settled at or above " + atLeast, Duration.ofSeconds(40),
+        () -> totals(live, from), totals -> {
+          long first = totals.get(0);
+          boolean agreed = first >= atLeast && totals.stream().allMatch(x -> x == first);
+          if (!agreed || first != since[1]) {
+            since[0] = System.nanoTime();
+            since[1] = agreed ? first : -1;
+            return false;
+          }
+          return System.nanoTime() - since[0] >= TimeUnit.MILLISECONDS.toNanos(2L * FLUSH_MILLIS);
+        });
+    return settled.get(0);
+  }
+
+  /** Each live collector's GraphQL total since {@code from}. */
+  private static List<Long> totals(List<CollectorProcess> live, long from) throws Exception {
+    List<Long> totals = new ArrayList<>();
+    for (CollectorProcess c : live) {
+      totals.add(total(c, from));
     }
-    throw new AssertionError("the GraphQL totals did not settle at or above " + atLeast + " in 40 s");
+    return totals;
+  }
+
+  /** Mesh records the collectors accepted, from their {@code /metrics}. */
+  private static long accepted(List<CollectorProcess> collectors) throws Exception {
+    long accepted = 0;
+    for (CollectorProcess c : collectors) {
+      accepted += c.meshAccepted();
+    }
+    return accepted;
+  }
+
+  /** Waits until the clients' traffic reaches every one of {@code collectors}. */
+  private static void awaitTraffic(List<CollectorProcess> collectors) throws Exception {
+    awaitTraffic(collectors, 0);
+  }
+
+  /** The same, for collectors that had accepted {@code before} records each. */
+  private static void awaitTraffic(List<CollectorProcess> collectors, long before) throws Exception {
+    for (CollectorProcess c : List.copyOf(collectors)) {
+      Poll.until("traffic on " + c.collectorId, Duration.ofSeconds(30), () -> c.meshAccepted() > before);
+    }
   }
 
   /** The sum of {@code service_cpm} over the client's services and the minutes since {@code from}. */
@@ -432,7 +444,7 @@ class CollectorsComingAndGoingIT {
 
   /** {@code grpcPort:self} of each node {@code /status/cluster/nodes} lists, once it lists {@code expected}. */
   private static Set<String> clusterNodes(CollectorProcess c, int expected) throws Exception {
-    JsonNode nodes = Poll.until("cluster nodes of " + c.collectorId, java.time.Duration.ofSeconds(20),
+    JsonNode nodes = Poll.until("cluster nodes of " + c.collectorId, Duration.ofSeconds(20),
         () -> JSON.readTree(TestServer.HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + c.httpPort
             + "/status/cluster/nodes")).build(), HttpResponse.BodyHandlers.ofString()).body()).get("nodes"),
         n -> n.size() == expected);
@@ -530,8 +542,7 @@ class CollectorsComingAndGoingIT {
         traffic.start();
 
         awaitCalls(hooks, 1, 60);
-        Thread.sleep(3000); // a repeat would arrive by now
-        assertThat(hooks.to("/webhook")).as("the first minute's alarm, once").hasSize(1);
+        Poll.stays("the first minute's alarm, once", Duration.ofSeconds(3), () -> hooks.to("/webhook").size() == 1);
         CollectorProcess winner = firedBy(live);
         int firedBeforeKill = fired(winner);
         assertThat(fired(live)).as("fired by one collector only").isEqualTo(1);
@@ -539,20 +550,19 @@ class CollectorsComingAndGoingIT {
         live.remove(winner);
 
         awaitCalls(hooks, 2, 100);
-        Thread.sleep(3000);
+        Poll.stays("no alarm delivered twice", Duration.ofSeconds(3), () -> {
+          List<String> delivered = uuids(hooks);
+          return delivered.size() == Set.copyOf(delivered).size();
+        });
         sending.set(false);
         traffic.join(10_000);
         int calls = hooks.to("/webhook").size();
         assertThat(fired(live) + firedBeforeKill).as("every alarm fired once across the collectors").isEqualTo(calls);
 
-        List<String> uuids = new ArrayList<>();
+        List<String> uuids = uuids(hooks);
         Set<String> startTimes = new HashSet<>();
         for (HookReceiver.Request r : hooks.to("/webhook")) {
-          JsonNode list = JSON.readTree(r.body());
-          list.forEach(m -> {
-            uuids.add(m.get("uuid").asText());
-            startTimes.add(m.get("startTime").asText());
-          });
+          JSON.readTree(r.body()).forEach(m -> startTimes.add(m.get("startTime").asText()));
         }
         assertThat(uuids).as("one call per minute, none twice").hasSize(calls).doesNotHaveDuplicates();
         assertThat(storedAlarms(live.get(0))).as("the alarms stored are the ones the webhook got")
@@ -586,12 +596,17 @@ class CollectorsComingAndGoingIT {
     throw new AssertionError("no collector counted the alarm it fired");
   }
 
-  private static void awaitCalls(HookReceiver hooks, int calls, int seconds) throws InterruptedException {
-    long deadline = System.currentTimeMillis() + seconds * 1000L;
-    while (hooks.to("/webhook").size() < calls && System.currentTimeMillis() < deadline) {
-      Thread.sleep(200);
+  private static void awaitCalls(HookReceiver hooks, int calls, int seconds) throws Exception {
+    Poll.until(calls + " webhook calls", Duration.ofSeconds(seconds), () -> hooks.to("/webhook").size() >= calls);
+  }
+
+  /** The uuids of the alarms the webhook got, in order. */
+  private static List<String> uuids(HookReceiver hooks) throws Exception {
+    List<String> uuids = new ArrayList<>();
+    for (HookReceiver.Request r : hooks.to("/webhook")) {
+      JSON.readTree(r.body()).forEach(m -> uuids.add(m.get("uuid").asText()));
     }
-    assertThat(hooks.to("/webhook")).as("webhook calls after %d s", seconds).hasSizeGreaterThanOrEqualTo(calls);
+    return uuids;
   }
 
   private static Set<String> storedAlarms(CollectorProcess c) throws Exception {
@@ -618,7 +633,7 @@ class CollectorsComingAndGoingIT {
         slowReviews(now.get(i++ % now.size()), System.currentTimeMillis());
       }
       try {
-        Thread.sleep(500);
+        Thread.sleep(500); // paces the slow calls: one stream every 500 ms, across the minutes
       } catch (InterruptedException e) {
         return;
       }

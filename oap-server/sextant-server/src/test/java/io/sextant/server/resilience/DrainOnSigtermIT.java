@@ -11,14 +11,16 @@ import io.sextant.server.testing.Bookinfo;
 import io.sextant.server.testing.CollectorProcess;
 import io.sextant.server.testing.TestServer;
 import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
+import io.sextant.testkit.poll.Poll;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.skywalking.apm.network.servicemesh.v3.MeshProbeDownstream;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricServiceGrpc;
@@ -76,27 +78,22 @@ class DrainOnSigtermIT {
       long sigterm = System.nanoTime();
       collector.terminate();
       // Readiness goes false while the port still answers (it answers 503 for drainReadinessSeconds).
-      boolean saw503 = false;
-      boolean closed = false;
-      while (!closed && System.nanoTime() - sigterm < TimeUnit.SECONDS.toNanos(20)) {
+      AtomicBoolean saw503 = new AtomicBoolean();
+      Poll.until("the port closed after SIGTERM", Duration.ofSeconds(20), () -> {
         try {
           int code = collector.readyz();
           assertThat(code).as("readyz after SIGTERM").isIn(200, 503);
           if (code == 503) {
-            saw503 = true;
+            saw503.set(true);
           } else {
-            assertThat(saw503).as("readyz never turns ready again once draining").isFalse();
+            assertThat(saw503.get()).as("readyz never turns ready again once draining").isFalse();
           }
-        } catch (ConnectException e) {
-          closed = true;
+          return false;
         } catch (IOException e) {
-          // a connection cut by the stop itself: the port is closing
-          closed = true;
+          return true; // refused, or a connection cut by the stop itself: the port is closing
         }
-        Thread.sleep(50);
-      }
-      assertThat(saw503).as("/readyz answered 503 before the port closed").isTrue();
-      assertThat(closed).as("the port closed").isTrue();
+      });
+      assertThat(saw503.get()).as("/readyz answered 503 before the port closed").isTrue();
 
       // The open stream is ended by the server at once after the readiness period (not after the 10 s
       // grace), with a status that tells the client to go elsewhere and how much of the stream was handled.

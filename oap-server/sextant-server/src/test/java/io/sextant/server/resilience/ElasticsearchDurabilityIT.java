@@ -138,7 +138,7 @@ class ElasticsearchDurabilityIT {
             .isEqualTo(Status.Code.OK);
         sent++;
         perMinute.merge(BUCKETS.minuteBucket(now), 1L, Long::sum);
-        Thread.sleep(100);
+        Thread.sleep(100); // paces the steady traffic across the outage's timeline
       }
       s.flush();
       double counted = 0;
@@ -187,7 +187,7 @@ class ElasticsearchDurabilityIT {
               .isEqualTo(Status.Code.OK);
           sent++;
           perMinute.merge(BUCKETS.minuteBucket(now), 1L, Long::sum);
-          Thread.sleep(50);
+          Thread.sleep(50); // paces the steady traffic across the proxy's turns
         }
         proxy.mode(ChaosProxy.Mode.PASS);
         s.flush();

@@ -11,7 +11,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sextant.api.id.EntityIds;
 import io.sextant.server.testing.TestServer;
 import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
+import io.sextant.testkit.poll.Poll;
+import java.time.Duration;
 import java.util.Map;
+import org.apache.skywalking.apm.network.common.v3.Commands;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -46,8 +49,10 @@ class ContinuousProfilingOnElasticsearchIT {
       assertThat(poll(first, service, uuid).getCommandsList()).isEmpty();
 
       assertThat(setPolicy(second, serviceId, "")).isEqualTo(OK);
-      Thread.sleep(1_100); // the configured cache time
-      assertThat(policyJson(poll(first, service, uuid))).matches("\\[\\{\"ServiceName\":\"shop\",\"UUID\":"
+      // Through the other collector within the configured cache time (1 s).
+      Commands switchedOff = Poll.until("the switch-off through the first collector", Duration.ofSeconds(5),
+          () -> poll(first, service, uuid), c -> c.getCommandsCount() > 0);
+      assertThat(policyJson(switchedOff)).matches("\\[\\{\"ServiceName\":\"shop\",\"UUID\":"
           + "\"[0-9a-f]{128}\",\"Profiling\":\\{}}]");
       assertThat(targets(first, serviceId)).isEmpty();
     }

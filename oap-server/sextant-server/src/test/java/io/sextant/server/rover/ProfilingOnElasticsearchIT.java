@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.sextant.api.storage.ProcessMeta;
 import io.sextant.server.testing.TestServer;
 import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
+import io.sextant.testkit.poll.Poll;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,16 +46,20 @@ class ProfilingOnElasticsearchIT {
 
       ProfilingEndToEnd.seed(a, p);
       List<String> received = new ArrayList<>();
-      long latest = 0;
-      // Rover's polls alternate between the collectors (a balancer); 40 polls span both caches' refreshes.
-      for (int i = 0; i < 40; i++) {
-        TestServer target = i % 2 == 0 ? b : a;
-        for (Command c : poll(target, agent, latest).getCommandsList()) {
+      long[] latest = {0};
+      int[] polls = {0};
+      // Rover's polls alternate between the collectors (a balancer), until the task came and then for
+      // two seconds more: past both collectors' task-cache refreshes (1 s), it does not come again.
+      Poll.Condition alternate = () -> {
+        TestServer target = polls[0]++ % 2 == 0 ? b : a;
+        for (Command c : poll(target, agent, latest[0]).getCommandsList()) {
           received.add(args(c).get("TaskId"));
-          latest = Math.max(latest, Long.parseLong(args(c).get("TaskUpdateTime")));
+          latest[0] = Math.max(latest[0], Long.parseLong(args(c).get("TaskUpdateTime")));
         }
-        Thread.sleep(100);
-      }
+        return true;
+      };
+      Poll.until("the task received", Duration.ofSeconds(10), () -> alternate.holds() && !received.isEmpty());
+      Poll.stays("the task received once", Duration.ofSeconds(2), () -> alternate.holds() && received.size() == 1);
       assertThat(received).containsExactly(id);
     }
   }

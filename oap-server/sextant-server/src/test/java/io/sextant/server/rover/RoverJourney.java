@@ -40,12 +40,13 @@ import io.sextant.api.ebpf.ProcessIds;
 import io.sextant.api.id.EntityIds;
 import io.sextant.server.rover.RoverClient.Proc;
 import io.sextant.server.testing.TestServer;
+import io.sextant.testkit.poll.Poll;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.apache.skywalking.apm.network.common.v3.Command;
 import org.apache.skywalking.apm.network.common.v3.Commands;
 import org.apache.skywalking.apm.network.ebpf.profiling.process.v3.EBPFProcessDownstream;
@@ -217,7 +218,7 @@ public abstract class RoverJourney {
     // Two flushes, 2 s apart, in one minute (Rover's clock at flush time).
     long now = System.currentTimeMillis();
     if (now % 60_000 > 50_000) {
-      Thread.sleep(60_000 - now % 60_000 + 100);
+      Thread.sleep(60_000 - now % 60_000 + 100); // into the next minute: the wall clock is the point
     }
     long t1 = System.currentTimeMillis();
     long t2 = t1 + 2_000;
@@ -370,11 +371,7 @@ public abstract class RoverJourney {
 
   /** Polls spanning more than a task-cache period bring nothing new. */
   public void assertNothingMoreToPoll() throws Exception {
-    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1_500);
-    while (System.nanoTime() < until) {
-      assertThat(poll().getCommandsList()).isEmpty();
-      Thread.sleep(250);
-    }
+    Poll.stays("nothing more to poll", Duration.ofMillis(1_500), () -> poll().getCommandsList().isEmpty());
   }
 
   public static String processId(Proc p) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sextant.server.testing.TestServer;
 import io.sextant.testkit.elasticsearch.ElasticsearchExtension;
+import io.sextant.testkit.poll.Poll;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,16 +44,21 @@ class RoverJourneyOnElasticsearchIT extends RoverJourney {
 
       String id = ProfilingEndToEnd.createdId(ProfilingEndToEnd.createFixed(b, service, "ON_CPU", 60, ""));
       List<String> received = new ArrayList<>();
-      long latest = 0;
-      // 40 polls, 100 ms apart, alternating: they span both collectors' task-cache refreshes.
-      for (int i = 0; i < 40; i++) {
-        TestServer target = i % 2 == 0 ? b : a;
-        for (Command c : RoverProfiling.poll(target, balanced.agentId(), latest).getCommandsList()) {
+      long[] latest = {0};
+      int[] polls = {0};
+      // Polls alternating between the collectors, until both processes' commands came and then for two
+      // seconds more: past both collectors' task-cache refreshes (1 s), none comes again.
+      Poll.Condition alternate = () -> {
+        TestServer target = polls[0]++ % 2 == 0 ? b : a;
+        for (Command c : RoverProfiling.poll(target, balanced.agentId(), latest[0]).getCommandsList()) {
           received.add(args(c).get("TaskId") + " " + args(c).get("ProcessId"));
-          latest = Math.max(latest, ProfilingEndToEnd.updateTime(c));
+          latest[0] = Math.max(latest[0], ProfilingEndToEnd.updateTime(c));
         }
-        Thread.sleep(100);
-      }
+        return true;
+      };
+      Poll.until("the task for both processes", Duration.ofSeconds(10),
+          () -> alternate.holds() && received.size() >= 2);
+      Poll.stays("no command twice", Duration.ofSeconds(2), () -> alternate.holds() && received.size() == 2);
       assertThat(received).containsExactlyInAnyOrder(id + " " + processId(procs.get(0)),
           id + " " + processId(procs.get(1)));
     }

@@ -9,6 +9,8 @@ import io.sextant.api.ebpf.ProcessIds;
 import io.sextant.api.id.EntityIds;
 import io.sextant.api.storage.ProcessMeta;
 import io.sextant.server.testing.TestServer;
+import io.sextant.testkit.poll.Poll;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -212,18 +214,13 @@ public abstract class RoverNetworkEndToEnd {
   /** The topology, waiting (a few seconds at most) for the virtual processes the receiver writes. */
   public static JsonNode topology(TestServer sextant, String instanceId, String duration, int expectedNodes)
       throws Exception {
-    JsonNode t = null;
-    for (int i = 0; i < 50; i++) {
-      t = sextant.data("{ t: getProcessTopology(serviceInstanceId: \"" + instanceId + "\", duration: " + duration
-          + ") { nodes { id name serviceId serviceName serviceInstanceId serviceInstanceName isReal } "
-          + "calls { id source target detectPoints sourceComponents targetComponents } } }").get("t");
-      if (t.get("nodes").size() >= expectedNodes) {
-        break;
-      }
-      Thread.sleep(100);
+    String query = "{ t: getProcessTopology(serviceInstanceId: \"" + instanceId + "\", duration: " + duration
+        + ") { nodes { id name serviceId serviceName serviceInstanceId serviceInstanceName isReal } "
+        + "calls { id source target detectPoints sourceComponents targetComponents } } }";
+    return Poll.until(expectedNodes + " process nodes", Duration.ofSeconds(5), () -> {
       sextant.flush();
-    }
-    return t;
+      return sextant.data(query).get("t");
+    }, t -> t.get("nodes").size() >= expectedNodes);
   }
 
   public static List<String> nodes(JsonNode t) {

@@ -94,7 +94,7 @@ public final class ChaosProxy implements AutoCloseable {
             continue; // read and swallowed: the peer waits for an answer that never comes
           }
           if (m == Mode.DELAY) {
-            Thread.sleep(DELAY_MILLIS);
+            Thread.sleep(DELAY_MILLIS); // the delay is the fault this mode injects
           }
           out.write(buf, 0, n);
           out.flush();

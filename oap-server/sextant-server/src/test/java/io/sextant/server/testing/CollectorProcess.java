@@ -1,12 +1,14 @@
 package io.sextant.server.testing;
 
 import io.sextant.testkit.net.FreePort;
+import io.sextant.testkit.poll.Poll;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -75,21 +77,21 @@ public final class CollectorProcess implements AutoCloseable {
 
   /** Waits until {@code /readyz} answers 200; fails with the collector's log if it dies or takes 120 s. */
   public CollectorProcess awaitReady() throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new AssertionError("collector " + collectorId + " died: " + logText());
-      }
-      try {
-        if (readyz() == 200) {
-          return this;
+    try {
+      Poll.until("collector " + collectorId + " ready", Duration.ofSeconds(120), () -> {
+        if (!process.isAlive()) {
+          throw new AssertionError("collector " + collectorId + " died");
         }
-      } catch (IOException e) {
-        // not listening yet
-      }
-      Thread.sleep(200);
+        try {
+          return readyz() == 200;
+        } catch (IOException e) {
+          return false; // not listening yet
+        }
+      });
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + ": " + logText(), e);
     }
-    throw new AssertionError("collector " + collectorId + " not ready in 120 s: " + logText());
+    return this;
   }
 
   /** The status of {@code /readyz}; an IOException once the port is closed. */
@@ -111,16 +113,8 @@ public final class CollectorProcess implements AutoCloseable {
 
   /** Waits until {@code /metrics} shows at least {@code expected} mesh records accepted; returns the count. */
   public long awaitMeshAccepted(long expected) throws Exception {
-    long accepted = 0;
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-    while (System.nanoTime() < deadline) {
-      accepted = meshAccepted();
-      if (accepted >= expected) {
-        break;
-      }
-      Thread.sleep(100);
-    }
-    return accepted;
+    return Poll.until(expected + " mesh records accepted by " + collectorId, Duration.ofSeconds(15),
+        this::meshAccepted, accepted -> accepted >= expected);
   }
 
   /** SIGTERM, as the kubelet sends when it deletes a pod: the collector drains and exits. */

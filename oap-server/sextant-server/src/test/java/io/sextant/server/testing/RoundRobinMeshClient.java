@@ -137,7 +137,7 @@ public final class RoundRobinMeshClient implements AutoCloseable {
 
   private static void sleep(long millis) {
     try {
-      Thread.sleep(millis);
+      Thread.sleep(millis); // paces a sidecar's messages: the traffic's rate is the point
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
