@@ -11,9 +11,8 @@ import io.envoyproxy.envoy.service.accesslog.v3.StreamAccessLogsResponse;
 import io.sextant.benchmarks.ServerStats.Scrape;
 import io.sextant.server.assembly.SextantServer;
 import io.sextant.server.config.SextantConfig;
-import java.io.IOException;
+import io.sextant.testkit.net.FreePort;
 import java.lang.management.ManagementFactory;
-import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -102,8 +101,8 @@ public final class LoadGenerator {
     SextantServer server = null;
     inprocess = o.bool("inprocess");
     if (inprocess) {
-      int grpcPort = freePort();
-      int httpPort = freePort();
+      int grpcPort = FreePort.any();
+      int httpPort = FreePort.any();
       server = new SextantServer(SextantConfig.defaults().with(Map.of("query.warmUpSeconds", "0",
           "server.host", "127.0.0.1",
           "server.grpcPort", String.valueOf(grpcPort),
@@ -540,12 +539,5 @@ public final class LoadGenerator {
 
   private long sentMessages() {
     return senders.stream().mapToLong(s -> s.messages.get()).sum();
-  }
-
-  /** A loopback port nothing listens on right now (for a server the tool starts itself). */
-  static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 }

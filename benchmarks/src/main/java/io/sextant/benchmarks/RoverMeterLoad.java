@@ -17,6 +17,7 @@ import io.sextant.receiver.ebpf.meter.MeterBatch;
 import io.sextant.receiver.ebpf.meter.RoverMeterEngine;
 import io.sextant.server.assembly.SextantServer;
 import io.sextant.server.config.SextantConfig;
+import io.sextant.testkit.net.FreePort;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -62,8 +63,8 @@ public final class RoverMeterLoad {
     int instances = args.length > 0 ? Integer.parseInt(args[0]) : 50;
     int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 20;
     int clients = args.length > 2 ? Integer.parseInt(args[2]) : 4;
-    int grpcPort = LoadGenerator.freePort();
-    int httpPort = LoadGenerator.freePort();
+    int grpcPort = FreePort.any();
+    int httpPort = FreePort.any();
     SextantServer server = new SextantServer(SextantConfig.defaults().with(Map.of("query.warmUpSeconds", "0",
         "server.host", "127.0.0.1", "server.grpcPort", String.valueOf(grpcPort),
         "server.httpPort", String.valueOf(httpPort), "core.collectorId", "rover-load"))).start();

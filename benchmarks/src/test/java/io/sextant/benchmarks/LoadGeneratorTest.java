@@ -1,6 +1,5 @@
 package io.sextant.benchmarks;
 
-import static io.sextant.benchmarks.LoadGenerator.freePort;
 import static io.sextant.benchmarks.ToolRuns.capture;
 import static io.sextant.benchmarks.ToolRuns.concat;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -9,6 +8,7 @@ import com.linecorp.armeria.client.WebClient;
 import io.grpc.Status;
 import io.sextant.server.assembly.SextantServer;
 import io.sextant.server.config.SextantConfig;
+import io.sextant.testkit.net.FreePort;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
@@ -47,10 +47,10 @@ class LoadGeneratorTest {
 
   @Test
   void chunkedCallsReportTheServersStatus() throws Exception {
-    int grpcPort = freePort();
+    int grpcPort = FreePort.any();
     SextantServer server = new SextantServer(SextantConfig.defaults().with(Map.of("query.warmUpSeconds", "0",
         "server.host", "127.0.0.1", "server.grpcPort", String.valueOf(grpcPort),
-        "server.httpPort", String.valueOf(freePort())))).start();
+        "server.httpPort", String.valueOf(FreePort.any())))).start();
     try {
       WebClient client = WebClient.builder("http://127.0.0.1:" + grpcPort).responseTimeoutMillis(0).build();
       ClientStream<ServiceMeshMetrics> call =

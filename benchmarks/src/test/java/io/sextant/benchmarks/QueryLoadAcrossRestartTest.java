@@ -1,12 +1,14 @@
 package io.sextant.benchmarks;
 
-import static io.sextant.benchmarks.LoadGenerator.freePort;
 import static io.sextant.benchmarks.ToolRuns.awaitListed;
 import static io.sextant.benchmarks.ToolRuns.capture;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sextant.server.assembly.SextantServer;
 import io.sextant.server.config.SextantConfig;
+import io.sextant.testkit.net.FreePort;
+import io.sextant.testkit.poll.Poll;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -20,14 +22,15 @@ import org.junit.jupiter.api.Test;
 class QueryLoadAcrossRestartTest {
   @Test
   void measuresTheRestartedServerFromTheMomentItIsReady() throws Exception {
-    int grpcPort = freePort();
-    int httpPort = freePort();
+    int grpcPort = FreePort.any();
+    int httpPort = FreePort.any();
     String grpc = "127.0.0.1:" + grpcPort;
     String http = "127.0.0.1:" + httpPort;
     SextantServer before = server(grpcPort, httpPort, "0");
     CompletableFuture<String> load;
     try {
       probe(grpc, http);
+      long answered = graphqlRequests(before);
       load = CompletableFuture.supplyAsync(() -> {
         try {
           return capture(() -> QueryLoad.execute("--http=" + http, "--queries=dashboard", "--dashboard-size=2",
@@ -36,7 +39,9 @@ class QueryLoadAcrossRestartTest {
           throw new IllegalStateException(e);
         }
       });
-      Thread.sleep(1_000); // the dashboard runs against the first server, warming the client
+      // The dashboard runs against the first server, warming the client: a few rounds answered.
+      Poll.until("dashboard requests on the first server", Duration.ofSeconds(30),
+          () -> graphqlRequests(before) >= answered + 4);
     } finally {
       before.close();
     }
@@ -60,6 +65,12 @@ class QueryLoadAcrossRestartTest {
         "server.host", "127.0.0.1", "server.grpcPort", String.valueOf(grpcPort),
         "server.httpPort", String.valueOf(httpPort), "core.flushIntervalMillis", "500",
         "core.collectorId", "restart-test"))).start();
+  }
+
+  /** GraphQL requests the server has answered. */
+  private static long graphqlRequests(SextantServer server) {
+    return server.registry().find("sextant_graphql_request_duration").timers().stream().mapToLong(t -> t.count())
+        .sum();
   }
 
   /** One probe service with calls in the current minute, listed. */

@@ -1,6 +1,5 @@
 package io.sextant.benchmarks;
 
-import static io.sextant.benchmarks.LoadGenerator.freePort;
 import static io.sextant.benchmarks.ToolRuns.awaitListed;
 import static io.sextant.benchmarks.ToolRuns.capture;
 import static io.sextant.benchmarks.ToolRuns.concat;
@@ -8,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sextant.server.assembly.SextantServer;
 import io.sextant.server.config.SextantConfig;
+import io.sextant.testkit.net.FreePort;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,8 +26,8 @@ class QueryToolsTest {
 
   @BeforeAll
   void start() throws Exception {
-    int grpcPort = freePort();
-    int httpPort = freePort();
+    int grpcPort = FreePort.any();
+    int httpPort = FreePort.any();
     server = new SextantServer(SextantConfig.defaults().with(Map.of("query.warmUpSeconds", "0",
         "server.host", "127.0.0.1",
         "server.grpcPort", String.valueOf(grpcPort),

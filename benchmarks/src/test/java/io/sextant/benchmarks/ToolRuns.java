@@ -1,5 +1,6 @@
 package io.sextant.benchmarks;
 
+import io.sextant.testkit.poll.Poll;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -7,7 +8,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 /** Runs the benchmark tools in a test: their output and exit status, their options, free ports. */
 final class ToolRuns {
@@ -48,15 +49,8 @@ final class ToolRuns {
         .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString("{\"query\":\"{ listServices(layer: \\\"MESH\\\") { name } }\"}"))
         .build();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    String body = "";
-    while (System.nanoTime() < deadline) {
-      body = client.send(request, HttpResponse.BodyHandlers.ofString()).body();
-      if (body.contains("\"name\":\"" + prefix)) {
-        return;
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("no service " + prefix + "* listed within 10 s: " + body);
+    Poll.until("a service " + prefix + "* listed", Duration.ofSeconds(10),
+        () -> client.send(request, HttpResponse.BodyHandlers.ofString()).body(),
+        body -> body.contains("\"name\":\"" + prefix));
   }
 }
