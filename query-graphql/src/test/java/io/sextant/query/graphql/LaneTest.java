@@ -15,7 +15,7 @@ class LaneTest {
     return () -> {
       peak.accumulateAndGet(concurrent.incrementAndGet(), Math::max);
       try {
-        Thread.sleep(millis);
+        Thread.sleep(millis); // a field that takes this long: the simulated work is time
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       } finally {
