@@ -26,8 +26,6 @@ import io.sextant.api.time.TimeBuckets;
 import io.sextant.core.CoreConfig;
 import io.sextant.core.aggregate.Aggregator;
 import io.sextant.core.aggregate.Journal;
-import io.sextant.core.compact.CompactionConfig;
-import io.sextant.core.compact.Compactor;
 import io.sextant.core.dispatch.ChildBudgets;
 import io.sextant.core.dispatch.RecordKindDispatcher;
 import io.sextant.core.flush.Flusher;
@@ -56,8 +54,10 @@ import io.sextant.server.grpc.PeerMessageRate;
 import io.sextant.server.grpc.PeerProtocolErrors;
 import io.sextant.server.http.GraphqlExchange;
 import io.sextant.server.http.HttpRoutes;
+import io.sextant.server.http.QueryPools;
 import io.sextant.server.http.ServerStatus;
 import io.sextant.server.lifecycle.FinalWrite;
+import io.sextant.server.lifecycle.Membership;
 import io.sextant.server.lifecycle.Readiness;
 import io.sextant.server.lifecycle.ShippedTemplates;
 import io.sextant.server.lifecycle.StartOrder;
@@ -72,18 +72,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -122,7 +118,6 @@ public final class SextantServer implements AutoCloseable {
   private final Alarms alarms;
   /** What {@link #start()} started, in order; {@link #close()} stops it in reverse. */
   private final StartOrder started = new StartOrder();
-  private CollectorRoster roster;
   private ShippedTemplates shippedTemplates;
   private boolean allWritten = true;
   private boolean closed;
@@ -182,7 +177,7 @@ public final class SextantServer implements AutoCloseable {
     int checkSeconds = securityConfig.fileCheckSeconds();
     Future<?> unusedCheck = started.scheduler("file-check").scheduleWithFixedDelay(security::refresh, checkSeconds,
         checkSeconds, TimeUnit.SECONDS);
-    ThreadPoolExecutor expressionPool = expressionPool(queryConfig.expressionThreads());
+    ThreadPoolExecutor expressionPool = QueryPools.expressions(queryConfig.expressionThreads());
     started.start("expression-pool", () -> {}, expressionPool::shutdownNow);
     GraphqlExchange exchange = new GraphqlExchange(graphql(expressionPool));
     GrpcServiceBuilder grpc = grpcServices();
@@ -201,9 +196,9 @@ public final class SextantServer implements AutoCloseable {
     }
     ServerBuilder sb = serverBuilder();
     GrpcRoutes.install(sb, serverConfig.grpcPort(), grpc.build(), registry);
-    roster = new CollectorRoster(storage::management, coreConfig.collectorId(), advertisedHost(),
+    CollectorRoster roster = new CollectorRoster(storage::management, coreConfig.collectorId(), advertisedHost(),
         serverConfig.grpcPort(), serverConfig.httpPort(), Clock.systemUTC(), ROSTER_BEAT);
-    ThreadPoolExecutor queryPool = queryPool(queryConfig.threads(), queryConfig.maxQueuedRequests());
+    ThreadPoolExecutor queryPool = QueryPools.requests(queryConfig.threads(), queryConfig.maxQueuedRequests());
     started.start("query-pool", () -> {}, queryPool::shutdownNow);
     Gauge.builder("sextant_graphql_queued_requests", queryPool, p -> p.getQueue().size())
         .description("GraphQL requests waiting for a query thread (query.threads, query.maxQueuedRequests)")
@@ -214,10 +209,10 @@ public final class SextantServer implements AutoCloseable {
     Server server = sb.build();
     started.start("server", () -> listen(server), () -> stopServing(server));
     started.start("alarms", () -> alarms.start(checkSeconds), alarms::close);
-    // Storage I/O that may block: on the probe's thread, never the keeper's.
-    Future<?> beats = storageProbe.scheduleWithFixedDelay(this::beat, 0, ROSTER_BEAT.toSeconds(), TimeUnit.SECONDS);
-    started.start("roster", () -> {}, () -> leaveRoster(beats));
-    startCompaction();
+    Membership membership = new Membership(roster, ROSTER_BEAT);
+    membership.join(storageProbe, started); // storage I/O that may block: on the probe's thread, never the keeper's
+    membership.compact(started, coreConfig.compaction(), storage, aggregator.catalog(), buckets,
+        coreConfig.collectorId(), coreConfig.flusher().graceMinutes(), registry);
     awaitShippedTemplates();
     readiness.serving();
     warmUp(exchange);
@@ -346,37 +341,6 @@ public final class SextantServer implements AutoCloseable {
     t.start();
   }
 
-  /**
-   * Runs the expressions of one GraphQL request at once. Bounded: when every thread is busy and
-   * the queue is full, the request's own thread runs the expression (never refused).
-   */
-  private static ThreadPoolExecutor expressionPool(int threads) {
-    return new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1_000),
-        daemonThreads("sextant-expression-"), new ThreadPoolExecutor.CallerRunsPolicy());
-  }
-
-  /** Daemon threads named {@code prefix} and a number from 1. */
-  private static ThreadFactory daemonThreads(String prefix) {
-    AtomicInteger n = new AtomicInteger();
-    return r -> {
-      Thread t = new Thread(r, prefix + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    };
-  }
-
-  /**
-   * Runs GraphQL requests: {@code threads} of them (0: the cores, at least 2) and {@code queued}
-   * waiting, refused past that. As many CPU-bound threads as cores leave the event loops, which
-   * answer the probes and read every request, their share of the CPU.
-   */
-  static ThreadPoolExecutor queryPool(int threads, int queued) {
-    int n = threads > 0 ? threads : Math.max(2, Runtime.getRuntime().availableProcessors());
-    return new ThreadPoolExecutor(n, n, 60, TimeUnit.SECONDS,
-        queued > 0 ? new ArrayBlockingQueue<>(queued) : new SynchronousQueue<>(), daemonThreads("sextant-query-"),
-        new ThreadPoolExecutor.AbortPolicy());
-  }
-
   private static SessionProtocol protocol(boolean tls) {
     return tls ? SessionProtocol.HTTPS : SessionProtocol.HTTP;
   }
@@ -391,54 +355,6 @@ public final class SextantServer implements AutoCloseable {
       return InetAddress.getLocalHost().getHostAddress();
     } catch (UnknownHostException e) {
       return coreConfig.collectorId();
-    }
-  }
-
-  /**
-   * Compacts closed minutes on a thread of its own (its bulk requests may take seconds), each
-   * collector its share by its place in the roster. Stores that cannot compact are left alone.
-   */
-  private void startCompaction() {
-    CompactionConfig c = coreConfig.compaction();
-    if (!c.on()) {
-      return;
-    }
-    Compactor compactor = new Compactor(storage::metrics, aggregator.catalog(), buckets, this::liveCollectors,
-        coreConfig.collectorId(), Math.max(c.afterMinutes(), coreConfig.flusher().graceMinutes() + 2),
-        c.lookbackMinutes(), registry);
-    Future<?> unusedCompaction = started.scheduler("compactor").scheduleWithFixedDelay(() -> {
-      try {
-        compactor.runOnce();
-      } catch (RuntimeException e) {
-        LOG.warn("compaction failed; closed minutes stay as they are until the next pass", e);
-      }
-    }, c.intervalSeconds(), c.intervalSeconds(), TimeUnit.SECONDS);
-  }
-
-  private List<String> liveCollectors() {
-    try {
-      return roster.live().stream().map(CollectorRoster.Member::collectorId).toList();
-    } catch (RuntimeException e) {
-      return List.of(); // compacts every entity: more work, same result
-    }
-  }
-
-  /** Stops the beats, then takes this collector off the list at once rather than after three missed beats. */
-  private void leaveRoster(Future<?> beats) {
-    beats.cancel(false);
-    try {
-      roster.leave();
-    } catch (RuntimeException e) {
-      LOG.debug("could not remove this collector from the list in storage; it drops out on its own", e);
-    }
-  }
-
-  /** Lists this collector among those sharing the storage (SkyWalking's cluster nodes). */
-  private void beat() {
-    try {
-      roster.beat();
-    } catch (RuntimeException e) {
-      LOG.debug("could not list this collector in storage; retried in {}", ROSTER_BEAT, e);
     }
   }
 
