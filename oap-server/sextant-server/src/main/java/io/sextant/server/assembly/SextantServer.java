@@ -215,11 +215,11 @@ public final class SextantServer implements AutoCloseable {
         coreConfig.collectorId(), coreConfig.flusher().graceMinutes(), registry);
     awaitShippedTemplates();
     readiness.serving();
-    warmUp(exchange);
     LOG.info("Sextant {} started: gRPC receivers on {}:{}, GraphQL on {}://{}:{}/graphql (collector {})",
         VERSION, serverConfig.grpcHost(), serverConfig.grpcPort(), security.httpTls() ? "https" : "http",
         serverConfig.httpHost(), serverConfig.httpPort(), coreConfig.collectorId());
     LOG.info("who may talk to it: {}", security.summary());
+    warmUp(exchange); // after the line above, so the log shows it runs once ready
     return this;
   }
 
