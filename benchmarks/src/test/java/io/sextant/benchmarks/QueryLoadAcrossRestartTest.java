@@ -46,7 +46,7 @@ class QueryLoadAcrossRestartTest {
       before.close();
     }
     // The restarted server, its warm-up on as shipped (one round: its memory store is empty again).
-    SextantServer after = server(grpcPort, httpPort, "30");
+    SextantServer after = server(grpcPort, httpPort, "15");
     try {
       probe(grpc, http);
       String out = load.get(60, TimeUnit.SECONDS);
