@@ -16,6 +16,7 @@ import io.sextant.api.model.DetectPoint;
 import io.sextant.api.model.FlowRecord;
 import io.sextant.api.model.Layer;
 import io.sextant.api.model.MeshRecord;
+import io.sextant.receiver.common.EndpointNamer;
 import io.sextant.receiver.common.PeerAddressResolver;
 import io.sextant.receiver.common.ServiceIdentity;
 import io.sextant.receiver.envoy.PeerMetadata;

@@ -16,6 +16,7 @@ import io.sextant.api.model.FlowRecord;
 import io.sextant.api.receiver.Admission;
 import io.sextant.api.receiver.Receiver;
 import io.sextant.api.receiver.RecordSink;
+import io.sextant.receiver.common.EndpointNamer;
 import io.sextant.receiver.common.PeerAddressResolver;
 import io.sextant.receiver.common.RecordStream;
 import io.sextant.receiver.envoy.ServiceNaming;

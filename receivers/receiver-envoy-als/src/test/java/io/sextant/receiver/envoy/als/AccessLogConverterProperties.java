@@ -23,6 +23,7 @@ import io.envoyproxy.envoy.data.accesslog.v3.TLSProperties;
 import io.envoyproxy.envoy.service.accesslog.v3.StreamAccessLogsMessage;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sextant.api.model.CallRecord;
+import io.sextant.receiver.common.EndpointNamer;
 import io.sextant.receiver.common.ServiceIdentity;
 import io.sextant.receiver.envoy.PeerMetadataTest;
 import io.sextant.receiver.envoy.ServiceNaming;

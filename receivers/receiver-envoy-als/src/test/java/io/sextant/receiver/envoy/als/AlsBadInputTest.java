@@ -13,6 +13,7 @@ import io.envoyproxy.envoy.data.accesslog.v3.HTTPRequestProperties;
 import io.envoyproxy.envoy.data.accesslog.v3.TCPAccessLogEntry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sextant.api.model.CallRecord;
+import io.sextant.receiver.common.EndpointNamer;
 import io.sextant.receiver.common.ServiceIdentity;
 import io.sextant.receiver.envoy.ServiceNaming;
 import java.util.List;

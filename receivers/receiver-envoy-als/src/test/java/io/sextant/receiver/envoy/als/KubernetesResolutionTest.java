@@ -20,6 +20,7 @@ import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.DetectPoint;
+import io.sextant.receiver.common.EndpointNamer;
 import io.sextant.receiver.common.ServiceIdentity;
 import io.sextant.receiver.envoy.ServiceNaming;
 import io.sextant.receiver.k8s.KubernetesPeerResolver;

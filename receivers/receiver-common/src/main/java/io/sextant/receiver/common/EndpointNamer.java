@@ -1,4 +1,4 @@
-package io.sextant.receiver.envoy.als;
+package io.sextant.receiver.common;
 
 import java.util.ArrayList;
 import java.util.List;
