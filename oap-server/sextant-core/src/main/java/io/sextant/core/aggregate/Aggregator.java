@@ -3,6 +3,7 @@ package io.sextant.core.aggregate;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sextant.api.model.CallRecord;
+import io.sextant.api.model.KernelRecord;
 import io.sextant.api.model.Observation;
 import io.sextant.api.model.Scope;
 import io.sextant.api.receiver.Admission;
@@ -174,7 +175,8 @@ public final class Aggregator implements RecordSink {
   }
 
   private void apply(Slot slot, Observation r, Source source) {
-    int protocol = r instanceof CallRecord c ? c.protocol().ordinal() : -1;
+    int protocol = r instanceof CallRecord c ? c.protocol().ordinal()
+        : r instanceof KernelRecord k ? k.protocol().ordinal() : -1;
     int tls = tlsKind(r.tlsMode());
     dispatcher.dispatch(r, (scope, id) -> add(slot, source, scope, id, r, protocol, tls));
   }

@@ -26,7 +26,12 @@ public final class MeshDispatcher implements Dispatcher<MeshRecord> {
 
   /** With per-service budgets of endpoints and instances ({@link ChildBudgets}). */
   public MeshDispatcher(int maxCachedIds, ChildBudgets budgets) {
-    this.ids = new IdCache(maxCachedIds, budgets);
+    this(new IdCache(maxCachedIds, budgets));
+  }
+
+  /** Over ids (and budgets) shared with the other dispatchers of the same services. */
+  MeshDispatcher(IdCache ids) {
+    this.ids = ids;
   }
 
   @Override

@@ -222,6 +222,46 @@ public final class Functions {
     };
   }
 
+  /**
+   * SkyWalking's {@code filter(...)} before a function: {@code f} sees only the records that pass,
+   * so a metric no record passed has no value (as in SkyWalking, where it has no row).
+   */
+  public static AggregateFunction when(Predicate<Observation> filter, AggregateFunction f) {
+    return new AggregateFunction() {
+      @Override
+      public void add(MetricState s, Observation r) {
+        if (filter.test(r)) {
+          f.add(s, r);
+        }
+      }
+
+      @Override
+      public void merge(MetricState into, MetricState from) {
+        f.merge(into, from);
+      }
+
+      @Override
+      public Long value(MetricState s, Step step, int label) {
+        return f.value(s, step, label);
+      }
+
+      @Override
+      public String labelKey() {
+        return f.labelKey();
+      }
+
+      @Override
+      public List<String> labelValues() {
+        return f.labelValues();
+      }
+
+      @Override
+      public String name() {
+        return f.name();
+      }
+    };
+  }
+
   /** Percentiles p50, p75, p90, p95 and p99 of a field, labelled {@code p}. State: sketch. */
   public static AggregateFunction percentile(ToLongFunction<Observation> field) {
     List<String> labels = List.of("50", "75", "90", "95", "99");

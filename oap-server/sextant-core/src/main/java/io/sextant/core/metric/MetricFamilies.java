@@ -10,7 +10,8 @@ public final class MetricFamilies {
   private MetricFamilies() {}
 
   public static List<MetricTable> all(long apdexThresholdMillis) {
-    return List.of(new MeshMetricTable(apdexThresholdMillis), new EnvoyMetricTable(), new ProcessMetricTable());
+    return List.of(new MeshMetricTable(apdexThresholdMillis), new EnvoyMetricTable(), new ProcessMetricTable(),
+        new K8sServiceMetricTable(apdexThresholdMillis));
   }
 
   public static MetricCatalog catalog(long apdexThresholdMillis) {

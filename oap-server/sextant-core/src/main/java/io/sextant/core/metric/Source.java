@@ -2,6 +2,7 @@ package io.sextant.core.metric;
 
 import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.FlowRecord;
+import io.sextant.api.model.KernelRecord;
 import io.sextant.api.model.Observation;
 import io.sextant.api.model.ProcessSampleRecord;
 import io.sextant.api.model.SampleRecord;
@@ -15,7 +16,9 @@ public enum Source {
   /** Proxy statistics ({@link io.sextant.api.model.SampleRecord}). */
   SAMPLE,
   /** SkyWalking Rover's meters ({@link io.sextant.api.model.ProcessSampleRecord}). */
-  PROCESS_SAMPLE;
+  PROCESS_SAMPLE,
+  /** A pod's connections seen from the kernel by Rover ({@link io.sextant.api.model.KernelRecord}). */
+  KERNEL;
 
   /** The kind of an observation. */
   public static Source of(Observation o) {
@@ -27,6 +30,8 @@ public enum Source {
       return SAMPLE;
     } else if (o instanceof ProcessSampleRecord) {
       return PROCESS_SAMPLE;
+    } else if (o instanceof KernelRecord) {
+      return KERNEL;
     }
     throw new IllegalArgumentException("unknown observation " + o.getClass().getName());
   }

@@ -4,6 +4,8 @@ import io.sextant.api.model.CallProtocol;
 import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.DetectPoint;
 import io.sextant.api.model.FlowRecord;
+import io.sextant.api.model.KernelOperation;
+import io.sextant.api.model.KernelRecord;
 import io.sextant.api.model.Layer;
 import io.sextant.api.model.Observation;
 import io.sextant.api.model.ProcessSampleRecord;
@@ -24,6 +26,7 @@ public final class ObservationCodec {
   private static final int FLOW = 2;
   private static final int SAMPLE = 3;
   private static final int PROCESS_SAMPLE = 4;
+  private static final int KERNEL = 5;
   private static final long NO_MAP = 0;
   private static final long OMITTED_MAP = 1;
 
@@ -100,6 +103,25 @@ public final class ObservationCodec {
       names.write(o, p.label());
       o.zigzag(p.bucket());
       o.zigzag(p.value());
+    } else if (observation instanceof KernelRecord k) {
+      o.u8(KERNEL);
+      o.varint(k.startTimeMillis());
+      names.write(o, name(k.layer()));
+      names.write(o, name(k.detectPoint()));
+      names.write(o, k.localService());
+      names.write(o, k.localInstance());
+      names.write(o, k.remoteService());
+      names.write(o, k.remoteInstance());
+      names.write(o, name(k.operation()));
+      o.bool(k.success());
+      o.zigzag(k.statusCode());
+      names.write(o, k.endpoint());
+      names.write(o, name(k.protocol()));
+      names.write(o, k.tlsMode());
+      o.varint(k.values().length);
+      for (long v : k.values()) {
+        o.zigzag(v);
+      }
     } else {
       throw new IllegalArgumentException("not an observation the spool knows: " + observation.getClass());
     }
@@ -131,9 +153,33 @@ public final class ObservationCodec {
             names.read(in), value(Layer.class, names.read(in)), value(DetectPoint.class, names.read(in)),
             names.read(in), names.read(in), names.read(in), names.read(in), names.read(in), in.zigzag(),
             in.zigzag());
+      case KERNEL:
+        return kernel(in, names);
       default:
         throw new IllegalArgumentException("unknown observation kind " + kind);
     }
+  }
+
+  private static KernelRecord kernel(In in, StringTable.Reader names) {
+    long start = in.varint();
+    Layer layer = value(Layer.class, names.read(in));
+    DetectPoint detectPoint = value(DetectPoint.class, names.read(in));
+    String localService = names.read(in);
+    String localInstance = names.read(in);
+    String remoteService = names.read(in);
+    String remoteInstance = names.read(in);
+    KernelOperation operation = value(KernelOperation.class, names.read(in));
+    boolean success = in.bool();
+    int statusCode = (int) in.zigzag();
+    String endpoint = names.read(in);
+    CallProtocol protocol = value(CallProtocol.class, names.read(in));
+    String tlsMode = names.read(in);
+    long[] values = new long[(int) in.varint()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = in.zigzag();
+    }
+    return new KernelRecord(start, layer, detectPoint, localService, localInstance, remoteService, remoteInstance,
+        operation, success, statusCode, endpoint, protocol, tlsMode, values);
   }
 
   private static String name(Enum<?> e) {

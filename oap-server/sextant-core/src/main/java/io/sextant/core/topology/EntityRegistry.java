@@ -142,20 +142,27 @@ public final class EntityRegistry {
     }
   }
 
-  /** The protocol an edge carries: what its calls said, tcp for flows, unknown for proxy samples. */
+  /**
+   * The protocol an edge carries: what its calls or kernel records said, tcp for flows, unknown for
+   * proxy samples.
+   */
   private static String component(Snapshot s) {
     return switch (s.group().source()) {
       case FLOW -> CallProtocol.TCP.componentName();
       case SAMPLE, PROCESS_SAMPLE -> Components.UNKNOWN; // proxy statistics say nothing of the protocol
-      case CALL -> {
-        for (CallProtocol p : CallProtocol.values()) {
-          if ((s.protocols() & (1 << p.ordinal())) != 0) {
-            yield p.componentName();
-          }
-        }
-        yield CallProtocol.HTTP.componentName();
-      }
+      case CALL -> protocol(s, CallProtocol.HTTP);
+      case KERNEL -> protocol(s, CallProtocol.TCP);
     };
+  }
+
+  /** The first protocol the accumulator's records carried, or {@code otherwise}. */
+  private static String protocol(Snapshot s, CallProtocol otherwise) {
+    for (CallProtocol p : CallProtocol.values()) {
+      if ((s.protocols() & (1 << p.ordinal())) != 0) {
+        return p.componentName();
+      }
+    }
+    return otherwise.componentName();
   }
 
   /** True the first time an entity is described in a minute; later snapshots add nothing new. */

@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Answers a gRPC call to a service or method Sextant does not serve (e.g. Rover's
- * {@code EBPFAccessLogService}) with {@code UNIMPLEMENTED} naming it, as a gRPC server does, instead
+ * {@code SpanAttachedEventReportService}) with {@code UNIMPLEMENTED} naming it, as a gRPC server does, instead
  * of a bare HTTP 404 that clients report as a transport error. Counted under one method tag, since
  * the path is the client's choice; the path is logged at most once a minute.
  */

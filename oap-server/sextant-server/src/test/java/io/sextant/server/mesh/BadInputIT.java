@@ -24,8 +24,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.skywalking.apm.network.common.v3.DetectPoint;
-import org.apache.skywalking.apm.network.ebpf.accesslog.v3.EBPFAccessLogMessage;
-import org.apache.skywalking.apm.network.ebpf.accesslog.v3.EBPFAccessLogServiceGrpc;
+import org.apache.skywalking.apm.network.language.agent.v3.SpanAttachedEvent;
+import org.apache.skywalking.apm.network.language.agent.v3.SpanAttachedEventReportServiceGrpc;
 import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetric;
 import org.apache.skywalking.apm.network.servicemesh.v3.HTTPServiceMeshMetrics;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetrics;
@@ -227,9 +227,9 @@ class BadInputIT {
         "user-agent", "grpc-go/1.64.0", "grpc-accept-encoding", "gzip");
     byte[] message = RawHttp2.grpcFrame(new byte[] {0x0a, 0x01, 0x78});
     Map<String, byte[]> calls = Map.of(
-        // Not a service of Sextant: Rover's and Satellite's reflection, Rover's access log.
+        // Not a service of Sextant: Rover's and Satellite's reflection, Rover's span-attached events.
         "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo", message,
-        "/skywalking.v3.EBPFAccessLogService/collect", message,
+        "/skywalking.v3.SpanAttachedEventReportService/collect", message,
         // A served service, a method it lacks.
         "/skywalking.v3.ServiceMeshMetricService/nope", message,
         // A served method, the stream cut off inside a message prefix (WholeGrpcMessages).
@@ -259,13 +259,14 @@ class BadInputIT {
 
   @Test
   void aCallToAServiceSextantDoesNotServeAnswersUnimplementedAndIsCounted() throws Exception {
-    // Rover calls this when access-log collection is on; Sextant does not serve it.
-    EBPFAccessLogServiceGrpc.EBPFAccessLogServiceStub stub = GrpcClients
-        .builder("http://127.0.0.1:" +
-            sextant().grpcPort).build(EBPFAccessLogServiceGrpc.EBPFAccessLogServiceStub.class);
-    Status status = TestServer.clientStream(stub::collect, List.of(EBPFAccessLogMessage.getDefaultInstance()));
+    // Rover calls this when a network-profiling sampling rule asks for whole requests; Sextant does not serve it.
+    SpanAttachedEventReportServiceGrpc.SpanAttachedEventReportServiceStub stub = GrpcClients
+        .builder("http://127.0.0.1:" + sextant().grpcPort)
+        .build(SpanAttachedEventReportServiceGrpc.SpanAttachedEventReportServiceStub.class);
+    Status status = TestServer.clientStream(stub::collect, List.of(SpanAttachedEvent.getDefaultInstance()));
     assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
-    assertThat(status.getDescription()).isEqualTo("Sextant does not serve skywalking.v3.EBPFAccessLogService/collect");
+    assertThat(status.getDescription())
+        .isEqualTo("Sextant does not serve skywalking.v3.SpanAttachedEventReportService/collect");
     assertThat(sextant().get("/metrics")).contains(
         "sextant_grpc_streams_total{method=\"unserved\",status=\"UNIMPLEMENTED\"} 1.0");
   }

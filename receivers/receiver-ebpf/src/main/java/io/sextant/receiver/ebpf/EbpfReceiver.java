@@ -4,7 +4,10 @@ import io.grpc.ServerServiceDefinition;
 import io.sextant.api.plugin.ReceiverContext;
 import io.sextant.api.receiver.Receiver;
 import io.sextant.api.time.TimeBuckets;
+import io.sextant.receiver.common.PeerAddressResolver;
 import io.sextant.receiver.common.ReceiverMetrics;
+import io.sextant.receiver.ebpf.accesslog.AccessLogConfig;
+import io.sextant.receiver.ebpf.accesslog.AccessLogService;
 import io.sextant.receiver.ebpf.continuous.ContinuousConfig;
 import io.sextant.receiver.ebpf.continuous.ContinuousService;
 import io.sextant.receiver.ebpf.meter.RoverMeterConfig;
@@ -15,6 +18,8 @@ import io.sextant.receiver.ebpf.profiling.ProfilingConfig;
 import io.sextant.receiver.ebpf.profiling.ProfilingService;
 import io.sextant.receiver.ebpf.trace.SampledTraceConfig;
 import io.sextant.receiver.ebpf.trace.SampledTraceService;
+import io.sextant.receiver.k8s.KubernetesPeers;
+import io.sextant.receiver.k8s.ServiceNameRule;
 import java.time.Clock;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -22,11 +27,13 @@ import java.util.List;
 
 /**
  * SkyWalking Rover's services on the gRPC port, so an unchanged Rover ({@code ROVER_BACKEND_ADDR})
- * reports here. Self-metrics are the common receiver counters ({@code receiver=ebpf}), rejections
- * by reason.
+ * reports here. Self-metrics are the common receiver counters ({@code receiver=ebpf}; the access
+ * log's kernel records {@code receiver=ebpf_access_log}), rejections by reason.
  */
 public final class EbpfReceiver implements Receiver {
   static final String NAME = "ebpf";
+  /** The access log's receiver tag in the self-metrics. */
+  static final String ACCESS_LOG = "ebpf_access_log";
 
   private final ReceiverContext context;
   private final EbpfReceiverConfig config;
@@ -35,6 +42,9 @@ public final class EbpfReceiver implements Receiver {
   /** Minute buckets in the server's time zone, as the rest of storage files them. */
   private final TimeBuckets buckets;
   private final RoverMeterService meters;
+  private final AccessLogConfig accessLog;
+  /** Pod-IP resolution for the access log's peers; null unless configured. */
+  private final PeerAddressResolver peers;
 
   EbpfReceiver(ReceiverContext context, EbpfReceiverConfig config) {
     this.context = context;
@@ -45,6 +55,10 @@ public final class EbpfReceiver implements Receiver {
     this.buckets = new TimeBuckets(serverZone(context), Clock.systemUTC());
     this.meters = new RoverMeterService(context.sink(), metrics, config.maxStringLength(), meterConfig,
         context.processes(), buckets);
+    this.accessLog = AccessLogConfig.load(context.settings());
+    this.peers = accessLog.enabled() && accessLog.kubernetes()
+        ? new KubernetesPeers(ServiceNameRule.parse(accessLog.serviceNameRule()), context.meters(), accessLog.maxPods())
+        : null;
   }
 
   @Override
@@ -63,12 +77,27 @@ public final class EbpfReceiver implements Receiver {
     services.add(new ProfilingService(context, ProfilingConfig.load(context.settings()), metrics, calls).bindService());
     services.add(new ProcessService(context.processes(), calls, metrics, config.maxStringLength(),
         ProcessServiceConfig.load(context.settings()), buckets).bindService());
+    if (accessLog.enabled()) {
+      // Its own receiver tag: kernel records are counted apart from Rover's meters and profiles.
+      services.add(new AccessLogService(context.sink(), ReceiverMetrics.forReceiver(ACCESS_LOG, context.meters()),
+          accessLog, peers, config.maxStringLength()).service());
+    }
     return services;
+  }
+
+  @Override
+  public void start() {
+    if (peers != null) {
+      peers.start();
+    }
   }
 
   @Override
   public void close() {
     calls.close();
+    if (peers != null) {
+      peers.close();
+    }
   }
 
   /**

@@ -4,6 +4,7 @@ import io.sextant.api.config.ConfigKey;
 import io.sextant.api.plugin.ReceiverContext;
 import io.sextant.api.plugin.ReceiverFactory;
 import io.sextant.api.receiver.Receiver;
+import io.sextant.receiver.ebpf.accesslog.AccessLogConfig;
 import io.sextant.receiver.ebpf.continuous.ContinuousConfig;
 import io.sextant.receiver.ebpf.meter.RoverMeterConfig;
 import io.sextant.receiver.ebpf.process.ProcessServiceConfig;
@@ -27,6 +28,7 @@ public final class EbpfReceiverFactory implements ReceiverFactory {
     keys.addAll(RoverMeterConfig.KEYS);
     keys.addAll(ProfilingConfig.KEYS);
     keys.addAll(ProcessServiceConfig.KEYS);
+    keys.addAll(AccessLogConfig.KEYS);
     return List.copyOf(keys);
   }
 
