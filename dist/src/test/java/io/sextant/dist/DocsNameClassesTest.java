@@ -45,7 +45,9 @@ class DocsNameClassesTest {
       // SkyWalking's gRPC services and messages, the protocols the receivers serve.
       "ServiceMeshMetricService", "EventService", "LogReportService", "MeterReportService",
       "MeterDataCollection", "EBPFProcessService", "EBPFProfilingService", "EBPFProfilingTaskQuery",
-      "EBPFProcessDownstream", "ContinuousProfilingService",
+      "EBPFProcessDownstream", "ContinuousProfilingService", "EBPFAccessLogService", "SpanAttachedEventReportService",
+      // SkyWalking's classes a behaviour was read from and is compared with.
+      "AccessLogServiceHandler",
       // SkyWalking Rover's commands and the keys of their arguments and JSON.
       "ContinuousProfilingPolicyQuery", "ContinuousProfilingReportTask", "SerialNumber", "TaskId",
       "ProcessId", "TaskUpdateTime", "TaskStartTime", "TriggerType", "TargetType", "ExtensionConfigJSON",
