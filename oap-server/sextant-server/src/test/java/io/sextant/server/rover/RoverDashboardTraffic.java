@@ -28,7 +28,8 @@ import org.apache.skywalking.apm.network.logging.v3.LogReportServiceGrpc;
  * MESH_DP) and {@code ratings-db-0} outside it (a database and its exporter, both in K8S_SERVICE). For
  * each pod it registers both processes, reports every network-profiling meter of the first process's
  * calls to the second, every continuous-profiling meter of the first, and slow / 4xx / 5xx sampled
- * requests of that relation, all over real gRPC as Rover 0.7 sends them. Every meter of
+ * requests of that relation, all over real gRPC as Rover 0.7 sends them; and the access log of a
+ * client of the K8S_SERVICE pod ({@link RoverAccessLogTraffic}). Every meter of
  * {@link RoverMeterRules} is sent once so each process and process-relation metric has a value; the
  * values the contract checks are the constants below.
  */
@@ -76,6 +77,7 @@ public final class RoverDashboardTraffic {
   public static void send(int grpcPort, long time) throws Exception {
     send(grpcPort, time, MESH_POD, "java -jar reviews.jar", "/usr/local/bin/envoy -c envoy-rev.json");
     send(grpcPort, time, K8S_POD, "mysqld --datadir=/var/lib/mysql", "/bin/mysqld_exporter");
+    RoverAccessLogTraffic.send(grpcPort, time);
   }
 
   private static void send(int grpcPort, long time, Pod pod, String appCommand, String peerCommand)
