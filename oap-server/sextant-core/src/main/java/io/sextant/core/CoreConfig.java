@@ -46,7 +46,8 @@ public record CoreConfig(String collectorId, ZoneId timezone, AggregatorLimits l
           "how many minutes before the newest due one each pass looks at again (late rows, a dead collector's"
               + " share)"),
       integer(P + "maxAccumulators", 50_000, 1000, 100_000_000,
-          "open (entity, minute) accumulators; past it new entities are refused (RESOURCE_EXHAUSTED)"),
+          "open (entity, minute) accumulators, one per 40 metrics they keep (a mesh entity one, an access-log"
+              + " relation three); past it new entities are refused (RESOURCE_EXHAUSTED)"),
       integer(P + "maxLateMinutes", 1440, 1, 100_000, "records older than this are refused"),
       integer(P + "maxFutureMinutes", 10, 0, 1440, "records further in the future than this are refused"),
       integer(P + "maxPendingMegabytes", 96, 1, 1_000_000,

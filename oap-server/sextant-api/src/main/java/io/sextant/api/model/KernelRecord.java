@@ -1,5 +1,8 @@
 package io.sextant.api.model;
 
+import java.util.Arrays;
+import java.util.Objects;
+
 /**
  * One operation SkyWalking Rover saw from the kernel on a pod's connection, or one HTTP exchange it
  * decoded there: the observation of the K8S_SERVICE layer ("the mesh without a mesh"). It is told
@@ -29,6 +32,29 @@ public record KernelRecord(
 
   /** The name SkyWalking gives a peer address it cannot resolve to a Kubernetes service (and its pod). */
   public static final String UNKNOWN = "Unknown";
+
+  /** Equal field by field, the values by content (a record's array is its own, never changed). */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof KernelRecord k && startTimeMillis == k.startTimeMillis && layer == k.layer
+        && detectPoint == k.detectPoint && localService.equals(k.localService)
+        && localInstance.equals(k.localInstance) && remoteService.equals(k.remoteService)
+        && remoteInstance.equals(k.remoteInstance) && operation == k.operation && success == k.success
+        && statusCode == k.statusCode && endpoint.equals(k.endpoint) && protocol == k.protocol
+        && tlsMode.equals(k.tlsMode) && Arrays.equals(values, k.values);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(startTimeMillis, localService, localInstance, remoteService, remoteInstance, operation,
+        endpoint) * 31 + Arrays.hashCode(values);
+  }
+
+  @Override
+  public String toString() {
+    return "KernelRecord[" + operation + " " + detectPoint + " " + localService + "/" + localInstance + " <-> "
+        + remoteService + "/" + remoteInstance + " at " + startTimeMillis + " " + Arrays.toString(values) + "]";
+  }
 
   public long value(KernelField field) {
     return values[field.ordinal()];

@@ -61,6 +61,8 @@ public final class Aggregator implements RecordSink {
   /** Journaled batches hold it shared; a collection takes it exclusively (a cut). */
   private final StampedLock cutLock = new StampedLock(); // cheaper for readers than a ReentrantReadWriteLock
   private final Journal journal;
+  /** The most accumulator units one record of each kind can open: one accumulator per group of its kind. */
+  private final int[] unitsPerRecord = new int[Source.values().length];
 
   /** An aggregator that keeps nothing past the process. */
   public Aggregator(MetricCatalog catalog, Dispatcher<Observation> dispatcher, TimeBuckets buckets,
@@ -89,6 +91,9 @@ public final class Aggregator implements RecordSink {
         Counter.builder("sextant_records_rejected").tag("reason", "new_entities").register(registry);
     registry.gauge("sextant_aggregator_open_accumulators", openAccumulators);
     registry.gauge("sextant_aggregator_open_newcomer_accumulators", openNewcomers);
+    for (MetricGroup g : catalog.groups()) {
+      unitsPerRecord[g.source().ordinal()] += Accumulator.units(g.definitions().length);
+    }
   }
 
   @Override
@@ -151,10 +156,11 @@ public final class Aggregator implements RecordSink {
       return Admission.REJECTED_TIME_RANGE;
     }
     Slot slot = slot(buckets.minuteBucket(time));
-    // Up to five new entities per record: near a limit, take a record only if it creates no
-    // accumulator that limit counts, so it is counted whole or not at all.
-    boolean full = openAccumulators.get() > limits.maxAccumulators() - 5;
-    if (full || openNewcomers.get() > newcomerShare() - 5) {
+    // A record opens at most one accumulator per group of its kind: near a limit, take a record only
+    // if it creates no accumulator that limit counts, so it is counted whole or not at all.
+    int most = unitsPerRecord[source.ordinal()];
+    boolean full = openAccumulators.get() > limits.maxAccumulators() - most;
+    if (full || openNewcomers.get() > newcomerShare() - most) {
       int creates = creations(slot, r, source);
       if (full && creates != CREATES_NONE) {
         rejectedOverloaded.increment();
@@ -291,16 +297,16 @@ public final class Aggregator implements RecordSink {
   }
 
   private void opened(Accumulator acc) {
-    openAccumulators.incrementAndGet();
+    openAccumulators.addAndGet(acc.units());
     if (acc.newcomer) {
-      openNewcomers.incrementAndGet();
+      openNewcomers.addAndGet(acc.units());
     }
   }
 
   private void closed(Accumulator acc) {
-    openAccumulators.decrementAndGet();
+    openAccumulators.addAndGet(-acc.units());
     if (acc.newcomer) {
-      openNewcomers.decrementAndGet();
+      openNewcomers.addAndGet(-acc.units());
     }
   }
 

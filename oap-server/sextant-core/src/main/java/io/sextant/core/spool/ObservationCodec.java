@@ -27,6 +27,8 @@ public final class ObservationCodec {
   private static final int SAMPLE = 3;
   private static final int PROCESS_SAMPLE = 4;
   private static final int KERNEL = 5;
+  /** More values than any version's kernel record carries: a damaged frame, not an allocation. */
+  private static final int MAX_KERNEL_VALUES = 256;
   private static final long NO_MAP = 0;
   private static final long OMITTED_MAP = 1;
 
@@ -174,7 +176,11 @@ public final class ObservationCodec {
     String endpoint = names.read(in);
     CallProtocol protocol = value(CallProtocol.class, names.read(in));
     String tlsMode = names.read(in);
-    long[] values = new long[(int) in.varint()];
+    long count = in.varint();
+    if (count < 0 || count > MAX_KERNEL_VALUES) {
+      throw new IllegalArgumentException("a kernel record of " + count + " values");
+    }
+    long[] values = new long[(int) count];
     for (int i = 0; i < values.length; i++) {
       values[i] = in.zigzag();
     }

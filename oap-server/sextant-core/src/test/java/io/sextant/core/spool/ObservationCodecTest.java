@@ -7,6 +7,8 @@ import io.sextant.api.model.CallProtocol;
 import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.DetectPoint;
 import io.sextant.api.model.FlowRecord;
+import io.sextant.api.model.KernelOperation;
+import io.sextant.api.model.KernelRecord;
 import io.sextant.api.model.Layer;
 import io.sextant.api.model.Observation;
 import io.sextant.api.model.ProcessSampleRecord;
@@ -28,7 +30,10 @@ class ObservationCodecTest {
       new SampleRecord(5, "a", "a-0", null, null, DetectPoint.SERVER, Layer.MESH_DP, "envoy_heap_memory_used",
           "cluster|x", 42),
       new ProcessSampleRecord(6, Scope.PROCESS_RELATION, "s", "i", Layer.K8S_SERVICE, DetectPoint.CLIENT, "p1", "p2",
-          "HTTP", "process_relation_http1_request_cpm", "", 202611250900L, 7));
+          "HTTP", "process_relation_http1_request_cpm", "", 202611250900L, 7),
+      new KernelRecord(8, Layer.K8S_SERVICE, DetectPoint.SERVER, "details.默认", "details-1", KernelRecord.UNKNOWN,
+          KernelRecord.UNKNOWN, KernelOperation.HTTP, true, 404, "GET:/details/0", CallProtocol.HTTP, "TLS",
+          new long[] {1, 0, -2, Long.MAX_VALUE}));
 
   @Test
   void everyKindRoundTrips() {
