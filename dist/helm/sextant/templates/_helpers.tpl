@@ -45,8 +45,13 @@ app.kubernetes.io/component: ui
 {{- define "sextant.grpcService" -}}{{ include "sextant.fullname" . }}-grpc{{- end -}}
 {{- define "sextant.httpService" -}}{{ include "sextant.fullname" . }}-http{{- end -}}
 
+{{/* Whether a receiver watches pods through the Kubernetes API (the ServiceAccount and ClusterRole). */}}
+{{- define "sextant.watchesPods" -}}
+{{- if or .Values.als.kubernetes.enabled .Values.rover.accessLog.kubernetes.enabled -}}true{{- end -}}
+{{- end -}}
+
 {{- define "sextant.serviceAccountName" -}}
-{{- if .Values.als.kubernetes.enabled -}}{{ include "sextant.fullname" . }}{{- else -}}default{{- end -}}
+{{- if include "sextant.watchesPods" . -}}{{ include "sextant.fullname" . }}{{- else -}}default{{- end -}}
 {{- end -}}
 
 {{/* The most collectors this release can run: what the memory-store check compares with 1. */}}

@@ -140,6 +140,20 @@ class HelmChartTest {
   }
 
   @Test
+  void roversPodResolutionGetsTheSameServiceAccountAndRole() {
+    Manifests m = Manifests.parse(helm.template("minimal.yaml", "rover.accessLog.kubernetes.enabled=true").rendered());
+    Deployment d = m.one(Deployment.class);
+    Map<String, EnvVar> env = env(d.getSpec().getTemplate().getSpec().getContainers().get(0));
+    assertThat(env.get("SEXTANT_RECEIVER_EBPF_ACCESS_LOG_KUBERNETES_ENABLED").getValue()).isEqualTo("true");
+    assertThat(env.get("SEXTANT_RECEIVER_ALS_KUBERNETES_ENABLED").getValue()).isEqualTo("false");
+    ServiceAccount sa = m.one(ServiceAccount.class);
+    assertThat(d.getSpec().getTemplate().getSpec().getServiceAccountName()).isEqualTo(sa.getMetadata().getName());
+    assertThat(d.getSpec().getTemplate().getSpec().getAutomountServiceAccountToken()).isTrue();
+    assertThat(m.one(ClusterRole.class).getRules()).singleElement()
+        .satisfies(r -> assertThat(r.getVerbs()).containsExactly("get", "list", "watch"));
+  }
+
+  @Test
   void elasticsearchOverHttpsWithUserFromSecretAndCaTurnedIntoTrustStore() {
     Manifests m = Manifests.parse(helm.template("es-auth-tls.yaml").rendered());
     PodSpec pod = m.one(Deployment.class).getSpec().getTemplate().getSpec();

@@ -28,7 +28,8 @@ class ValuesSchemaTest {
   static final Set<String> CHART_MANAGED = Set.of("core.collectorId", "server.grpcPort", "server.httpPort",
       "storage.selector", "storage.elasticsearch.hosts", "storage.elasticsearch.tls", "storage.elasticsearch.username",
       "storage.elasticsearch.password", "storage.elasticsearch.apiKey", "storage.elasticsearch.trustStorePath",
-      "storage.elasticsearch.trustStorePassword", "receiver.als.kubernetes.enabled", "core.spool.directory",
+      "storage.elasticsearch.trustStorePassword", "receiver.als.kubernetes.enabled",
+      "receiver.ebpf.accessLog.kubernetes.enabled", "core.spool.directory",
       "core.spool.maxMegabytes", "core.spool.fsync", "auth.receiverTokensFile", "auth.receiversWithoutToken",
       "auth.usersFile", "auth.anonymous", "auth.metricsToken", "tls.grpc", "tls.http", "tls.certificateFile",
       "tls.keyFile", "tls.clientCaFile", "alarm.settingsFile");
@@ -68,7 +69,7 @@ class ValuesSchemaTest {
     ObjectNode root = object();
     root.put("description", "application.yml keys, nested as in that file (docs/configuration.md). The chart"
         + " sets " + String.join(", ", CHART_MANAGED.stream().sorted().toList()) + " itself: use replicaCount,"
-        + " ports, storage, spool and als instead.");
+        + " ports, storage, spool, als and rover instead.");
     for (ConfigKey key : ConfigKeys.ALL) {
       if (CHART_MANAGED.contains(key.path())) {
         continue;
