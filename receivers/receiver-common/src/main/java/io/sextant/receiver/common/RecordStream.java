@@ -115,6 +115,19 @@ public abstract class RecordStream<M, R> implements StreamObserver<M> {
   }
 
   /**
+   * Offers another view of a record just offered (e.g. the MESH layer's view of a kernel record seen
+   * behind Istio's ztunnel): admitted like any record, but not counted as one the client sent. A full
+   * sink ends the stream as for the client's own records, counting those of the message not handled.
+   */
+  protected final boolean offerDerived(Observation observation) {
+    Admission admission = sink.offer(observation);
+    if (admission == Admission.ACCEPTED || admission == Admission.REJECTED_TIME_RANGE) {
+      return true; // its original was taken, or refused and counted, already
+    }
+    return admit(admission); // the refused count: the message's records after the one just handled
+  }
+
+  /**
    * Called once when the client ends the stream, before the answer, for receivers that handle a
    * whole stream as one batch (SkyWalking's meter {@code collect}); it may offer and reject.
    */

@@ -5,6 +5,7 @@ import io.grpc.stub.StreamObserver;
 import io.sextant.api.model.CallProtocol;
 import io.sextant.api.model.DetectPoint;
 import io.sextant.api.model.KernelRecord;
+import io.sextant.api.model.Observation;
 import io.sextant.api.receiver.RecordSink;
 import io.sextant.receiver.common.EndpointNamer;
 import io.sextant.receiver.common.PeerAddressResolver;
@@ -19,6 +20,7 @@ import org.apache.skywalking.apm.network.ebpf.accesslog.v3.AccessLogProtocolLogs
 import org.apache.skywalking.apm.network.ebpf.accesslog.v3.EBPFAccessLogDownstream;
 import org.apache.skywalking.apm.network.ebpf.accesslog.v3.EBPFAccessLogMessage;
 import org.apache.skywalking.apm.network.ebpf.accesslog.v3.EBPFAccessLogServiceGrpc;
+import org.apache.skywalking.apm.network.ebpf.accesslog.v3.ZTunnelAttachmentSecurityPolicy;
 
 /**
  * Rover's eBPF access log ({@code skywalking.v3.EBPFAccessLogService/collect}): the K8S_SERVICE
@@ -27,6 +29,9 @@ import org.apache.skywalking.apm.network.ebpf.accesslog.v3.EBPFAccessLogServiceG
  * which holds for the messages after it until the next description. Every kernel operation and every
  * decoded HTTP exchange is one {@link KernelRecord}. A stream keeps only its node and its current
  * connection, so nothing grows with the connections a node has.
+ *
+ * <p>Behind Istio's ztunnel (ambient mode), HTTP exchanges, writes and reads are also MESH-layer
+ * calls and flows ({@link MeshTwins}), not counted again as records of the stream.
  *
  * <p>As in SkyWalking, traffic between two ends of one service is not counted (the service talking
  * to itself through its own address): dropped, counted as {@code same_service}. Records that cannot
@@ -112,7 +117,7 @@ public final class AccessLogService extends EBPFAccessLogServiceGrpc.EBPFAccessL
         KernelRecord r = KernelRecords.kernel(connection, bootNanos, log);
         if (r == null) {
           reject("empty_kernel_log", "a kernel log without an operation", 1);
-        } else if (!offer(r)) {
+        } else if (!offer(r) || !offerMeshTwin(r)) {
           return;
         }
       }
@@ -136,7 +141,19 @@ public final class AccessLogService extends EBPFAccessLogServiceGrpc.EBPFAccessL
       String endpoint = connection.role() == DetectPoint.SERVER
           ? endpoints.name(connection.local().service(), KernelRecords.method(http), path)
           : "";
-      offer(KernelRecords.http(connection, bootNanos, http, endpoint));
+      KernelRecord exchange = KernelRecords.http(connection, bootNanos, http, endpoint);
+      if (offer(exchange)) {
+        offerMeshTwin(exchange);
+      }
+    }
+
+    /** Behind ztunnel, the MESH layer's view of the record too ({@link MeshTwins}). */
+    private boolean offerMeshTwin(KernelRecord r) {
+      if (connection.meshTlsMode() == null) {
+        return true;
+      }
+      Observation twin = MeshTwins.of(r, connection.meshTlsMode());
+      return twin == null || offerDerived(twin);
     }
 
     private void describe(AccessLogConnection c) {
@@ -153,8 +170,11 @@ public final class AccessLogService extends EBPFAccessLogServiceGrpc.EBPFAccessL
         case TCP, UNRECOGNIZED -> CallProtocol.TCP;
       };
       String tls = c.getTlsMode() == AccessLogConnectionTLSMode.TLS ? "TLS" : "";
+      String meshTls = !Peers.ztunnel(c) ? null
+          : c.getAttachment().getZTunnel().getSecurityPolicy() == ZTunnelAttachmentSecurityPolicy.MTLS ? "mTLS"
+          : tls.isEmpty() ? "NONE" : tls;
       unusable = unusable(local, remote, role);
-      connection = unusable == null ? new Connection(local, remote, role, protocol, tls) : null;
+      connection = unusable == null ? new Connection(local, remote, role, protocol, tls, meshTls) : null;
     }
 
     private String unusable(Peers.End local, Peers.End remote, DetectPoint role) {

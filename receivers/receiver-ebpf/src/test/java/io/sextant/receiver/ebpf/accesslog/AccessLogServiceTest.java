@@ -18,11 +18,14 @@ import com.linecorp.armeria.client.grpc.GrpcClients;
 import io.grpc.Status;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sextant.api.model.CallProtocol;
+import io.sextant.api.model.CallRecord;
 import io.sextant.api.model.DetectPoint;
+import io.sextant.api.model.FlowRecord;
 import io.sextant.api.model.KernelField;
 import io.sextant.api.model.KernelOperation;
 import io.sextant.api.model.KernelRecord;
 import io.sextant.api.model.Layer;
+import io.sextant.api.model.Observation;
 import io.sextant.receiver.common.PeerAddressResolver;
 import io.sextant.receiver.common.ReceiverMetrics;
 import io.sextant.receiver.common.ServiceIdentity;
@@ -39,6 +42,7 @@ import org.apache.skywalking.apm.network.ebpf.accesslog.v3.ConnectionAttachment;
 import org.apache.skywalking.apm.network.ebpf.accesslog.v3.EBPFAccessLogMessage;
 import org.apache.skywalking.apm.network.ebpf.accesslog.v3.EBPFAccessLogServiceGrpc;
 import org.apache.skywalking.apm.network.ebpf.accesslog.v3.ZTunnelAttachmentEnvironment;
+import org.apache.skywalking.apm.network.ebpf.accesslog.v3.ZTunnelAttachmentSecurityPolicy;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -188,6 +192,42 @@ class AccessLogServiceTest {
   }
 
   @Test
+  void behindZtunnelHttpAndBytesAreAlsoMeshCallsAndFlowsNotCountedTwice() throws Exception {
+    AccessLogConnection ambient = connection(pod("details.default", "details-1", 9080),
+        pod("productpage.default", "productpage-1", 40000), SERVER, AccessLogProtocolType.HTTP_1, false)
+        .toBuilder().setAttachment(ConnectionAttachment.newBuilder().setZTunnel(
+            ZTunnelAttachmentEnvironment.newBuilder().setSecurityPolicy(ZTunnelAttachmentSecurityPolicy.MTLS)))
+        .build();
+    Status status = send(stub, List.of(EBPFAccessLogMessage.newBuilder().setNode(node(BOOT, ""))
+        .setConnection(ambient).addKernelLogs(accept(T, T + 1000))
+        .addKernelLogs(write(T + 2_000_000, T + 2_080_000, 1200, 2, 0))
+        .setProtocolLog(http(AccessLogHTTPProtocolRequestMethod.Get, "/details/0", 200, T, T + 7_000_000)).build()));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.OK);
+    List<Observation> accepted = served.sink.accepted();
+    assertThat(accepted).filteredOn(KernelRecord.class::isInstance).hasSize(3);
+    assertThat(accepted).filteredOn(FlowRecord.class::isInstance).singleElement().satisfies(o -> {
+      FlowRecord f = (FlowRecord) o;
+      assertThat(f.layer()).isEqualTo(Layer.MESH);
+      assertThat(f.sourceService()).isEqualTo("productpage.default");
+      assertThat(f.destService()).isEqualTo("details.default");
+      assertThat(f.sentBytes()).isEqualTo(1200);
+      assertThat(f.tlsMode()).isEqualTo("mTLS");
+    });
+    assertThat(accepted).filteredOn(CallRecord.class::isInstance).singleElement().satisfies(o -> {
+      CallRecord c = (CallRecord) o;
+      assertThat(c.layer()).isEqualTo(Layer.MESH);
+      assertThat(c.detectPoint()).isEqualTo(DetectPoint.SERVER);
+      assertThat(c.endpoint()).isEqualTo("GET:/details/0");
+      assertThat(c.latencyMillis()).isEqualTo(7);
+      assertThat(c.tlsMode()).isEqualTo("mTLS");
+    });
+    // The client sent three records; the mesh's views are not counted again.
+    assertThat(served.registry.find(ReceiverMetrics.RECORDS_ACCEPTED).tag("receiver", "ebpf_access_log").counter()
+        .count()).isEqualTo(3);
+  }
+
+  @Test
   void trafficOfAServiceWithItselfIsDroppedAndCountedWithoutFailingTheStream() throws Exception {
     Status status = send(stub, List.of(EBPFAccessLogMessage.newBuilder().setNode(node(BOOT, ""))
         .setConnection(connection(pod("reviews.default", "reviews-1", 40000), pod("reviews.default", "reviews-2",
@@ -224,6 +264,6 @@ class AccessLogServiceTest {
   }
 
   private static List<KernelRecord> kernelRecords(RecordingSink sink) {
-    return sink.accepted().stream().map(KernelRecord.class::cast).toList();
+    return sink.accepted().stream().filter(KernelRecord.class::isInstance).map(KernelRecord.class::cast).toList();
   }
 }
