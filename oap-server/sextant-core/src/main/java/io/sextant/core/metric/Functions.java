@@ -188,17 +188,7 @@ public final class Functions {
    * the query side lists the label values it finds.
    */
   public static AggregateFunction labelledBy(String labelKey, AggregateFunction f) {
-    return new AggregateFunction() {
-      @Override
-      public void add(MetricState s, Observation r) {
-        f.add(s, r);
-      }
-
-      @Override
-      public void merge(MetricState into, MetricState from) {
-        f.merge(into, from);
-      }
-
+    return new Wrapped(f) {
       @Override
       public Long value(MetricState s, Step step, int label) {
         return f.value(s, step, 0);
@@ -214,11 +204,6 @@ public final class Functions {
       public List<String> labelValues() {
         return List.of();
       }
-
-      @Override
-      public String name() {
-        return f.name();
-      }
     };
   }
 
@@ -227,39 +212,53 @@ public final class Functions {
    * so a metric no record passed has no value (as in SkyWalking, where it has no row).
    */
   public static AggregateFunction when(Predicate<Observation> filter, AggregateFunction f) {
-    return new AggregateFunction() {
+    return new Wrapped(f) {
       @Override
       public void add(MetricState s, Observation r) {
         if (filter.test(r)) {
           f.add(s, r);
         }
       }
-
-      @Override
-      public void merge(MetricState into, MetricState from) {
-        f.merge(into, from);
-      }
-
-      @Override
-      public Long value(MetricState s, Step step, int label) {
-        return f.value(s, step, label);
-      }
-
-      @Override
-      public String labelKey() {
-        return f.labelKey();
-      }
-
-      @Override
-      public List<String> labelValues() {
-        return f.labelValues();
-      }
-
-      @Override
-      public String name() {
-        return f.name();
-      }
     };
+  }
+
+  /** A function that is another one with a part changed: everything not overridden is {@code f}'s. */
+  private abstract static class Wrapped implements AggregateFunction {
+    private final AggregateFunction f;
+
+    Wrapped(AggregateFunction f) {
+      this.f = f;
+    }
+
+    @Override
+    public void add(MetricState s, Observation r) {
+      f.add(s, r);
+    }
+
+    @Override
+    public void merge(MetricState into, MetricState from) {
+      f.merge(into, from);
+    }
+
+    @Override
+    public Long value(MetricState s, Step step, int label) {
+      return f.value(s, step, label);
+    }
+
+    @Override
+    public String labelKey() {
+      return f.labelKey();
+    }
+
+    @Override
+    public List<String> labelValues() {
+      return f.labelValues();
+    }
+
+    @Override
+    public String name() {
+      return f.name();
+    }
   }
 
   /** Percentiles p50, p75, p90, p95 and p99 of a field, labelled {@code p}. State: sketch. */

@@ -1,5 +1,7 @@
 package io.sextant.receiver.common;
 
+import io.sextant.api.config.ConfigKey;
+import io.sextant.api.config.Settings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -33,6 +35,25 @@ public final class EndpointNamer {
     this.budgetPerService = budgetPerService;
     this.maxServices = maxServices;
     this.onOverflow = onOverflow;
+  }
+
+  /**
+   * The keys of a receiver's namer under {@code prefix} (e.g. {@code receiver.als.}): {@code
+   * endpointRules} ({@code example} shows one), {@code endpointBudgetPerService}, {@code maxServices}.
+   */
+  public static List<ConfigKey> keys(String prefix, String example) {
+    return List.of(
+        ConfigKey.optionalString(prefix + "endpointRules",
+            "endpoint grouping rules, ';'-separated 'regex => name', e.g. '" + example + "'"),
+        ConfigKey.integer(prefix + "endpointBudgetPerService", 1000, 1, 1_000_000,
+            "distinct endpoints per service; past it requests fold into the '<overflow>' endpoint (counted)"),
+        ConfigKey.integer(prefix + "maxServices", 10_000, 1, 10_000_000, "services tracked for endpoint budgets"));
+  }
+
+  /** The namer {@link #keys} under {@code prefix} describe. */
+  public static EndpointNamer fromSettings(Settings settings, String prefix, Runnable onOverflow) {
+    return new EndpointNamer(settings.string(prefix + "endpointRules"),
+        settings.integer(prefix + "endpointBudgetPerService"), settings.integer(prefix + "maxServices"), onOverflow);
   }
 
   public String name(String service, String method, String path) {

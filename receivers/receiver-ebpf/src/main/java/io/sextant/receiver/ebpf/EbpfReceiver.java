@@ -18,8 +18,6 @@ import io.sextant.receiver.ebpf.profiling.ProfilingConfig;
 import io.sextant.receiver.ebpf.profiling.ProfilingService;
 import io.sextant.receiver.ebpf.trace.SampledTraceConfig;
 import io.sextant.receiver.ebpf.trace.SampledTraceService;
-import io.sextant.receiver.k8s.KubernetesPeers;
-import io.sextant.receiver.k8s.ServiceNameRule;
 import java.time.Clock;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -42,7 +40,7 @@ public final class EbpfReceiver implements Receiver {
   /** Minute buckets in the server's time zone, as the rest of storage files them. */
   private final TimeBuckets buckets;
   private final RoverMeterService meters;
-  private final AccessLogConfig accessLog;
+  private final boolean accessLog;
   /** Pod-IP resolution for the access log's peers; null unless configured. */
   private final PeerAddressResolver peers;
 
@@ -55,10 +53,8 @@ public final class EbpfReceiver implements Receiver {
     this.buckets = new TimeBuckets(serverZone(context), Clock.systemUTC());
     this.meters = new RoverMeterService(context.sink(), metrics, config.maxStringLength(), meterConfig,
         context.processes(), buckets);
-    this.accessLog = AccessLogConfig.load(context.settings());
-    this.peers = accessLog.enabled() && accessLog.kubernetes()
-        ? new KubernetesPeers(ServiceNameRule.parse(accessLog.serviceNameRule()), context.meters(), accessLog.maxPods())
-        : null;
+    this.accessLog = AccessLogConfig.enabled(context.settings());
+    this.peers = accessLog ? AccessLogService.resolver(context.settings(), context.meters()) : null;
   }
 
   @Override
@@ -77,10 +73,10 @@ public final class EbpfReceiver implements Receiver {
     services.add(new ProfilingService(context, ProfilingConfig.load(context.settings()), metrics, calls).bindService());
     services.add(new ProcessService(context.processes(), calls, metrics, config.maxStringLength(),
         ProcessServiceConfig.load(context.settings()), buckets).bindService());
-    if (accessLog.enabled()) {
+    if (accessLog) {
       // Its own receiver tag: kernel records are counted apart from Rover's meters and profiles.
-      services.add(new AccessLogService(context.sink(), ReceiverMetrics.forReceiver(ACCESS_LOG, context.meters()),
-          accessLog, peers, config.maxStringLength()).service());
+      services.add(AccessLogService.fromSettings(context.settings(), context.sink(),
+          ReceiverMetrics.forReceiver(ACCESS_LOG, context.meters()), peers, config.maxStringLength()).service());
     }
     return services;
   }

@@ -3,8 +3,11 @@ package io.sextant.receiver.k8s;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sextant.api.config.ConfigKey;
+import io.sextant.api.config.Settings;
 import io.sextant.receiver.common.PeerAddressResolver;
 import io.sextant.receiver.common.ServiceIdentity;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -25,6 +28,28 @@ public final class KubernetesPeers implements PeerAddressResolver {
     this.rule = rule;
     this.registry = registry;
     this.maxPods = maxPods;
+  }
+
+  /**
+   * The keys switching pod resolution on for a receiver, under {@code prefix} (e.g. {@code
+   * receiver.als.kubernetes.}): {@code enabled} (described by {@code what}), {@code serviceNameRule},
+   * {@code maxPods}. One set for every receiver that resolves peers, so they read alike.
+   */
+  public static List<ConfigKey> keys(String prefix, String what) {
+    return List.of(
+        ConfigKey.bool(prefix + "enabled", false, what),
+        ConfigKey.string(prefix + "serviceNameRule", ServiceNameRule.DEFAULT_TEMPLATE,
+            "how a pod found by IP is named"),
+        ConfigKey.integer(prefix + "maxPods", KubernetesPeerResolver.DEFAULT_MAX_PODS, 1, 10_000_000,
+            "pods cached by IP"));
+  }
+
+  /** The resolver {@link #keys} under {@code prefix} ask for, or null when they leave it off. */
+  public static KubernetesPeers fromSettings(Settings settings, String prefix, MeterRegistry registry) {
+    return settings.bool(prefix + "enabled")
+        ? new KubernetesPeers(ServiceNameRule.parse(settings.string(prefix + "serviceNameRule")), registry,
+            settings.integer(prefix + "maxPods"))
+        : null;
   }
 
   @Override

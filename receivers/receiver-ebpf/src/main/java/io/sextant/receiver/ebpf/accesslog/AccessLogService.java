@@ -2,6 +2,8 @@ package io.sextant.receiver.ebpf.accesslog;
 
 import io.grpc.ServerServiceDefinition;
 import io.grpc.stub.StreamObserver;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sextant.api.config.Settings;
 import io.sextant.api.model.CallProtocol;
 import io.sextant.api.model.DetectPoint;
 import io.sextant.api.model.KernelRecord;
@@ -11,6 +13,7 @@ import io.sextant.receiver.common.EndpointNamer;
 import io.sextant.receiver.common.PeerAddressResolver;
 import io.sextant.receiver.common.ReceiverMetrics;
 import io.sextant.receiver.common.RecordStream;
+import io.sextant.receiver.k8s.KubernetesPeers;
 import org.apache.skywalking.apm.network.common.v3.Instant;
 import org.apache.skywalking.apm.network.ebpf.accesslog.v3.AccessLogConnection;
 import org.apache.skywalking.apm.network.ebpf.accesslog.v3.AccessLogConnectionTLSMode;
@@ -47,15 +50,29 @@ public final class AccessLogService extends EBPFAccessLogServiceGrpc.EBPFAccessL
   private final EndpointNamer endpoints;
   private final int maxStringLength;
 
-  /** {@code resolver} may be null: peers Rover names only by IP are then the Unknown service. */
-  public AccessLogService(RecordSink sink, ReceiverMetrics metrics, AccessLogConfig config,
+  /**
+   * {@code endpoints} names server-side HTTP endpoints; {@code resolver} may be null: peers Rover
+   * names only by IP are then the Unknown service.
+   */
+  public AccessLogService(RecordSink sink, ReceiverMetrics metrics, EndpointNamer endpoints,
       PeerAddressResolver resolver, int maxStringLength) {
     this.sink = sink;
     this.metrics = metrics;
     this.peers = new Peers(resolver);
-    this.endpoints = new EndpointNamer(config.endpointRules(), config.endpointBudgetPerService(),
-        config.maxServices(), () -> metrics.rejected("endpoint_overflow_folded", 1));
+    this.endpoints = endpoints;
     this.maxStringLength = maxStringLength;
+  }
+
+  /** As configured under {@code receiver.ebpf.accessLog.*} ({@link AccessLogConfig}). */
+  public static AccessLogService fromSettings(Settings settings, RecordSink sink, ReceiverMetrics metrics,
+      PeerAddressResolver resolver, int maxStringLength) {
+    return new AccessLogService(sink, metrics, EndpointNamer.fromSettings(settings, AccessLogConfig.P,
+        () -> metrics.rejected("endpoint_overflow_folded", 1)), resolver, maxStringLength);
+  }
+
+  /** The pod resolver {@code receiver.ebpf.accessLog.kubernetes.*} asks for, or null. */
+  public static PeerAddressResolver resolver(Settings settings, MeterRegistry registry) {
+    return KubernetesPeers.fromSettings(settings, AccessLogConfig.KUBERNETES, registry);
   }
 
   public ServerServiceDefinition service() {

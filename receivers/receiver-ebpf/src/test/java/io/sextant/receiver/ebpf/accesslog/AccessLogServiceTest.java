@@ -26,6 +26,7 @@ import io.sextant.api.model.KernelOperation;
 import io.sextant.api.model.KernelRecord;
 import io.sextant.api.model.Layer;
 import io.sextant.api.model.Observation;
+import io.sextant.receiver.common.EndpointNamer;
 import io.sextant.receiver.common.PeerAddressResolver;
 import io.sextant.receiver.common.ReceiverMetrics;
 import io.sextant.receiver.common.ServiceIdentity;
@@ -160,7 +161,7 @@ class AccessLogServiceTest {
         Map.of("pod", "ratings-7")));
     AccessLogService withResolver = new AccessLogService(sink,
         ReceiverMetrics.forReceiver("test", new SimpleMeterRegistry()),
-        new AccessLogConfig(true, "", 10, 10, true, "", 10), byIp, 1024);
+        new EndpointNamer("", 10, 10, () -> { }), byIp, 1024);
     try (RoverAccessLog.Served server = new RoverAccessLog.Served(withResolver.service())) {
       assertThat(send(server.client(), stream).getCode()).isEqualTo(Status.Code.OK);
     }
@@ -177,7 +178,7 @@ class AccessLogServiceTest {
         : Optional.empty();
     AccessLogService service = new AccessLogService(sink,
         ReceiverMetrics.forReceiver("test", new SimpleMeterRegistry()),
-        new AccessLogConfig(true, "", 10, 10, true, "", 10), byIp, 1024);
+        new EndpointNamer("", 10, 10, () -> { }), byIp, 1024);
     AccessLogConnection viaZtunnel = connection(pod("reviews.default", "reviews-1", 40000), ip("10.0.0.1", 15001),
         CLIENT, AccessLogProtocolType.TCP, false).toBuilder()
         .setAttachment(ConnectionAttachment.newBuilder().setZTunnel(ZTunnelAttachmentEnvironment.newBuilder()

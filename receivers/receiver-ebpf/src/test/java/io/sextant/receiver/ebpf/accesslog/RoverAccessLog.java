@@ -5,11 +5,9 @@ import com.linecorp.armeria.server.Server;
 import com.linecorp.armeria.server.grpc.GrpcService;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
-import io.grpc.stub.StreamObserver;
+import io.sextant.testkit.receiver.ClientStreams;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.apache.skywalking.apm.network.common.v3.DetectPoint;
 import org.apache.skywalking.apm.network.common.v3.Instant;
 import org.apache.skywalking.apm.network.ebpf.accesslog.v3.AccessLogConnection;
@@ -33,7 +31,6 @@ import org.apache.skywalking.apm.network.ebpf.accesslog.v3.AccessLogKernelWriteO
 import org.apache.skywalking.apm.network.ebpf.accesslog.v3.AccessLogProtocolLogs;
 import org.apache.skywalking.apm.network.ebpf.accesslog.v3.AccessLogProtocolType;
 import org.apache.skywalking.apm.network.ebpf.accesslog.v3.ConnectionAddress;
-import org.apache.skywalking.apm.network.ebpf.accesslog.v3.EBPFAccessLogDownstream;
 import org.apache.skywalking.apm.network.ebpf.accesslog.v3.EBPFAccessLogMessage;
 import org.apache.skywalking.apm.network.ebpf.accesslog.v3.EBPFAccessLogNodeInfo;
 import org.apache.skywalking.apm.network.ebpf.accesslog.v3.EBPFAccessLogNodeNetInterface;
@@ -154,23 +151,6 @@ public final class RoverAccessLog {
   /** Sends one stream as Rover does and waits for its end: OK, or the error's status. */
   public static Status send(EBPFAccessLogServiceGrpc.EBPFAccessLogServiceStub stub,
       List<EBPFAccessLogMessage> messages) throws Exception {
-    CompletableFuture<Status> done = new CompletableFuture<>();
-    StreamObserver<EBPFAccessLogMessage> requests = stub.collect(new StreamObserver<>() {
-      @Override
-      public void onNext(EBPFAccessLogDownstream value) {}
-
-      @Override
-      public void onError(Throwable t) {
-        done.complete(Status.fromThrowable(t));
-      }
-
-      @Override
-      public void onCompleted() {
-        done.complete(Status.OK);
-      }
-    });
-    messages.forEach(requests::onNext);
-    requests.onCompleted();
-    return done.get(10, TimeUnit.SECONDS);
+    return ClientStreams.send(stub::collect, messages);
   }
 }

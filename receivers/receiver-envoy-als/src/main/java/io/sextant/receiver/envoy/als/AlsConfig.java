@@ -2,14 +2,16 @@ package io.sextant.receiver.envoy.als;
 
 import static io.sextant.api.config.ConfigKey.bool;
 import static io.sextant.api.config.ConfigKey.integer;
-import static io.sextant.api.config.ConfigKey.optionalString;
 import static io.sextant.api.config.ConfigKey.string;
 
 import io.sextant.api.config.ConfigKey;
 import io.sextant.api.config.Settings;
+import io.sextant.receiver.common.EndpointNamer;
 import io.sextant.receiver.envoy.ServiceNaming;
 import io.sextant.receiver.k8s.KubernetesPeerResolver;
+import io.sextant.receiver.k8s.KubernetesPeers;
 import io.sextant.receiver.k8s.ServiceNameRule;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -32,22 +34,21 @@ public record AlsConfig(
 
   private static final String P = "receiver.als.";
 
-  public static final List<ConfigKey> KEYS = List.of(
-      bool(P + "enabled", true,
-          "serve envoy.service.accesslog.v3.AccessLogService and Satellite's SatelliteAccessLogService"),
-      string(P + "serviceNameLabels", String.join(",", ServiceNaming.DEFAULT_LABELS),
-          "pod labels naming a service, first present wins (then the workload name), + '.<namespace>'"),
-      optionalString(P + "endpointRules",
-          "endpoint grouping rules, ';'-separated 'regex => name', e.g. 'GET:/reviews/\\d+ => GET:/reviews/{id}'"),
-      integer(P + "endpointBudgetPerService", 1000, 1, 1_000_000,
-          "distinct endpoints per service; past it requests fold into the '<overflow>' endpoint (counted)"),
-      integer(P + "maxServices", 10_000, 1, 10_000_000, "services tracked for endpoint budgets"),
-      integer(P + "maxStringLength", 512, 16, 65536, "longest request path accepted"),
-      bool(P + "kubernetes.enabled", false,
-          "find proxies without Istio node metadata and peers without metadata exchange by pod IP through the"
-              + " Kubernetes API (needs RBAC: list/watch pods); instances are then named <pod>.<namespace>"),
-      string(P + "kubernetes.serviceNameRule", ServiceNameRule.DEFAULT_TEMPLATE, "how a pod found by IP is named"),
-      integer(P + "kubernetes.maxPods", KubernetesPeerResolver.DEFAULT_MAX_PODS, 1, 10_000_000, "pods cached by IP"));
+  public static final List<ConfigKey> KEYS = keys();
+
+  private static List<ConfigKey> keys() {
+    List<ConfigKey> keys = new ArrayList<>(List.of(
+        bool(P + "enabled", true,
+            "serve envoy.service.accesslog.v3.AccessLogService and Satellite's SatelliteAccessLogService"),
+        string(P + "serviceNameLabels", String.join(",", ServiceNaming.DEFAULT_LABELS),
+            "pod labels naming a service, first present wins (then the workload name), + '.<namespace>'")));
+    keys.addAll(EndpointNamer.keys(P, "GET:/reviews/\\d+ => GET:/reviews/{id}"));
+    keys.add(integer(P + "maxStringLength", 512, 16, 65536, "longest request path accepted"));
+    keys.addAll(KubernetesPeers.keys(P + "kubernetes.",
+        "find proxies without Istio node metadata and peers without metadata exchange by pod IP through the"
+            + " Kubernetes API (needs RBAC: list/watch pods); instances are then named <pod>.<namespace>"));
+    return List.copyOf(keys);
+  }
 
   public static AlsConfig load(Settings s) {
     return new AlsConfig(s.list(P + "serviceNameLabels"), s.string(P + "endpointRules"),
