@@ -19,6 +19,11 @@
 #   Envoy access logs (AccessLogService/StreamAccessLogs) as Istio proxies send them, one stream per
 #   proxy, 10 entries per message as Envoy batches them; verified against sextant_als_entries_total:
 #   benchmarks/run-load.sh --protocol=als --duration=60 --streams=4 --batch=10
+#   SkyWalking Rover's eBPF access log (EBPFAccessLogService/collect), one stream per node as its
+#   Rover: each connection's first message describes it, then one message per HTTP exchange with
+#   --batch kernel logs (2: its write and read) and the exchange; every kernel and HTTP log is a
+#   record, verified against sextant_receiver_records_accepted_total{receiver="ebpf_access_log"}:
+#   benchmarks/run-load.sh --protocol=rover --duration=30 --batch=2
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DIST="${DIST:-$ROOT/dist/target/sextant}"

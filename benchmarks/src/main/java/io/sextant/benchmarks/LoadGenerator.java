@@ -23,6 +23,10 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import org.apache.skywalking.apm.network.ebpf.accesslog.v3.EBPFAccessLogDownstream;
+import org.apache.skywalking.apm.network.ebpf.accesslog.v3.EBPFAccessLogMessage;
+import org.apache.skywalking.apm.network.ebpf.accesslog.v3.EBPFAccessLogServiceGrpc;
+import org.apache.skywalking.apm.network.ebpf.accesslog.v3.EBPFAccessLogServiceGrpc.EBPFAccessLogServiceStub;
 import org.apache.skywalking.apm.network.servicemesh.v3.MeshProbeDownstream;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricServiceGrpc;
 import org.apache.skywalking.apm.network.servicemesh.v3.ServiceMeshMetricServiceGrpc.ServiceMeshMetricServiceStub;
@@ -33,7 +37,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Streams realistic service-mesh telemetry over real gRPC to a Sextant server, reports throughput
  * as seen by both sides every few seconds, and at the end checks that the server accounted for
- * everything sent. Two protocols ({@code --protocol}):
+ * everything sent. Three protocols ({@code --protocol}):
  *
  * <ul>
  *   <li>{@code mesh} (default): SkyWalking's {@code skywalking.v3.ServiceMeshMetricService/collect},
@@ -46,6 +50,12 @@ import org.slf4j.LoggerFactory;
  *       sextant_als_entries_dropped_total} (none dropped) and the aggregator's {@code
  *       sextant_records_accepted_total{kind="call"}} (one call record per entry, two per gateway
  *       outbound entry).
+ *   <li>{@code rover}: SkyWalking Rover's {@code skywalking.v3.EBPFAccessLogService/collect}; each
+ *       stream is the Rover of one node (see {@link RoverTraffic}), its first message carries the
+ *       node, each connection's first message the connection, then one message per HTTP exchange
+ *       with {@code --batch} kernel logs (at least 2). Every kernel and HTTP log is a record;
+ *       verified against the receiver's ({@code receiver="ebpf_access_log"}) and the aggregator's
+ *       ({@code kind="kernel"}) accepted counts.
  * </ul>
  *
  * <p>Run with {@code --help} for the options. Exit status: 0 on success, 1 if the server did not
@@ -60,7 +70,12 @@ public final class LoadGenerator {
   private volatile MessagePool<ServiceMeshMetrics> pool;
   /** als: one pool per stream, since each stream is a different proxy. */
   private volatile List<MessagePool<StreamAccessLogsMessage>> alsPools;
+  /** rover: one pool per stream, since each stream is a different node. */
+  private volatile List<MessagePool<EBPFAccessLogMessage>> roverPools;
   private final boolean als;
+  private final boolean rover;
+  /** The receiver tag the server counts this protocol's records under (mesh, rover). */
+  private final String receiver;
   private final AtomicLong poolBuilds = new AtomicLong();
   private final AtomicLong poolBuildNanos = new AtomicLong();
   private long serverPid;
@@ -70,6 +85,8 @@ public final class LoadGenerator {
   private LoadGenerator(LoadOptions o) {
     this.o = o;
     this.als = o.als();
+    this.rover = o.rover();
+    this.receiver = rover ? "ebpf_access_log" : "mesh";
   }
 
   public static void main(String[] args) throws Exception {
@@ -164,7 +181,27 @@ public final class LoadGenerator {
 
     Runnable rebuild;
     List<AlsTraffic.Stream> alsStreams = new ArrayList<>();
-    if (als) {
+    List<RoverTraffic.Stream> roverStreams = new ArrayList<>();
+    if (rover) {
+      RoverTraffic traffic = new RoverTraffic(topology, runStart);
+      System.out.println("nodes    " + traffic.describe(streams));
+      for (int i = 0; i < Math.min(streams, 4); i++) {
+        System.out.println("         stream " + i + ": " + traffic.nodeFor(i).describe());
+      }
+      if (streams > 4) {
+        System.out.println("         ...");
+      }
+      if (batch < 2) {
+        System.out.println("note: an HTTP exchange takes at least a write and a read; sending 2 kernel logs per"
+            + " exchange (--batch=2)");
+      }
+      for (int i = 0; i < streams; i++) {
+        roverStreams.add(traffic.stream(i, o.ratio("error-ratio"), o.longValue("seed"))
+            .backfill(backfill, runStart, durationSeconds * 1000L));
+      }
+      int perStream = Math.max(2 * batch, (poolRecords + streams - 1) / streams);
+      rebuild = () -> rebuildRoverPools(roverStreams, perStream, batch);
+    } else if (als) {
       AlsTraffic traffic = new AlsTraffic(topology);
       System.out.println("proxies  " + traffic.describe(streams));
       for (int i = 0; i < Math.min(streams, 4); i++) {
@@ -189,7 +226,7 @@ public final class LoadGenerator {
       rebuild = () -> rebuildPool(sampler, poolRecords, batch);
     }
     rebuild.run();
-    if (als ? alsPools == null : pool == null) {
+    if (rover ? roverPools == null : als ? alsPools == null : pool == null) {
       return 2;
     }
     ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -218,7 +255,16 @@ public final class LoadGenerator {
       }
       double perStreamRate = rate > 0 ? (double) rate / streams : 0;
       boolean stub = o.string("client").equals("stub");
-      if (als) {
+      if (rover) {
+        ClientStream.Opener<EBPFAccessLogMessage> opener = stub
+            ? StubClientStream.<EBPFAccessLogMessage, EBPFAccessLogDownstream>opener(
+                grpcClient(target, factory, EBPFAccessLogServiceStub.class)::collect)
+            : ChunkedClientStream.opener(webClient(target, factory, o.string("token")),
+                EBPFAccessLogServiceGrpc.getCollectMethod().getFullMethodName());
+        int index = i;
+        senders.add(new StreamSender<>(i, opener, roverStreams.get(i)::withNode, () -> roverPools.get(index),
+            perStreamRate, o.integer("window"), o.longValue("rotate-bytes"), mayConnect));
+      } else if (als) {
         ClientStream.Opener<StreamAccessLogsMessage> opener = stub
             ? StubClientStream.<StreamAccessLogsMessage, StreamAccessLogsResponse>opener(
                 grpcClient(target, factory, AccessLogServiceStub.class)::streamAccessLogs)
@@ -271,11 +317,11 @@ public final class LoadGenerator {
           line.append(String.format(Locale.ROOT, " | lag %,d", sent - (s.alsHttpEntries() - base.alsHttpEntries())));
         } else if (s != null && lastScrape != null) {
           line.append(String.format(Locale.ROOT, " | server accepted %,10.0f rec/s (aggregator %,10.0f), rejected %,d",
-              (s.receiverAccepted() - lastScrape.receiverAccepted()) / secs,
-              (s.aggregatorAccepted() - lastScrape.aggregatorAccepted()) / secs,
-              s.receiverRejected() - base.receiverRejected()));
+              (s.receiverAccepted(receiver) - lastScrape.receiverAccepted(receiver)) / secs,
+              (aggregated(s) - aggregated(lastScrape)) / secs,
+              s.receiverRejected(receiver) - base.receiverRejected(receiver)));
           line.append(String.format(Locale.ROOT, " | lag %,d",
-              sent - (s.receiverAccepted() - base.receiverAccepted())));
+              sent - (s.receiverAccepted(receiver) - base.receiverAccepted(receiver))));
         }
         line.append(rssText());
         long failed = senders.stream().mapToLong(x -> x.streamsFailed.get()).sum();
@@ -353,8 +399,13 @@ public final class LoadGenerator {
       long dropped = end.alsDropped() - base.alsDropped();
       return received >= sent && (dropped > 0 || end.aggregatorCalls() - base.aggregatorCalls() >= derived);
     }
-    return end.receiverAccepted() - base.receiverAccepted() + (end.receiverRejected() - base.receiverRejected())
-        >= sent;
+    return end.receiverAccepted(receiver) - base.receiverAccepted(receiver)
+        + (end.receiverRejected(receiver) - base.receiverRejected(receiver)) >= sent;
+  }
+
+  /** What the aggregator took in of this protocol's records: all kinds for mesh (calls and flows). */
+  private long aggregated(Scrape s) {
+    return rover ? s.aggregatorAccepted("kernel") : s.aggregatorAccepted();
   }
 
   private boolean report(Scrape end, Scrape base, long sent, long derived, long msgs, long sendNanos, long cpuUsed,
@@ -384,7 +435,7 @@ public final class LoadGenerator {
     if (end == null) {
       System.out.println("server              /metrics unreachable at the end; cannot verify");
     } else {
-      ok = als ? verifyAls(end, base, sent, derived, secs) : verifyMesh(end, base, sent, secs);
+      ok = als ? verifyAls(end, base, sent, derived, secs) : verifyRecords(end, base, sent, secs);
       System.out.println("server flush        " + flushText(end, base));
       double open = end.first("sextant_aggregator_open_accumulators");
       double partials = end.first("sextant_storage_memory_partials");
@@ -406,23 +457,27 @@ public final class LoadGenerator {
       System.out.printf(Locale.ROOT, "server CPU          %.1f s while sending = %.2f cores, %.2f µs per %s%n",
           serverCpu / 1e9, serverCpu / (double) sendNanos, sent == 0 ? 0 : serverCpu / 1e3 / sent, per);
     }
-    long pooled = als ? alsPools.stream().mapToLong(p -> p.totalRecords).sum() : pool.totalRecords;
+    long pooled = rover ? roverPools.stream().mapToLong(p -> p.totalRecords).sum()
+        : als ? alsPools.stream().mapToLong(p -> p.totalRecords).sum() : pool.totalRecords;
     System.out.printf(Locale.ROOT, "generator CPU       %.1f s while sending = %.2f cores%s; %s of %,d %s"
         + " rebuilt %d times, %.1f ms each%n", cpuUsed / 1e9, cpuUsed / (double) sendNanos,
         inprocess ? " (process total: includes the in-process server)" : "",
-        als ? alsPools.size() + " pools" : "pool", pooled, unit, poolBuilds.get(),
+        rover ? roverPools.size() + " pools" : als ? alsPools.size() + " pools" : "pool", pooled, unit,
+        poolBuilds.get(),
         poolBuilds.get() == 0 ? 0 : poolBuildNanos.get() / 1e6 / poolBuilds.get());
     return ok;
   }
 
-  private boolean verifyMesh(Scrape end, Scrape base, long sent, double secs) {
-    long accepted = end.receiverAccepted() - base.receiverAccepted();
-    long aggregated = end.aggregatorAccepted() - base.aggregatorAccepted();
-    long rejected = end.receiverRejected() - base.receiverRejected();
-    System.out.printf(Locale.ROOT, "server accepted     %,d records (receiver), %,d (aggregator) = %,.0f rec/s;"
-        + " rejected %,d%n", accepted, aggregated, accepted / secs, rejected);
+  /** Mesh and rover: every record sent accepted by the receiver and by the aggregator, none rejected. */
+  private boolean verifyRecords(Scrape end, Scrape base, long sent, double secs) {
+    long accepted = end.receiverAccepted(receiver) - base.receiverAccepted(receiver);
+    long aggregated = aggregated(end) - aggregated(base);
+    long rejected = end.receiverRejected(receiver) - base.receiverRejected(receiver);
+    System.out.printf(Locale.ROOT, "server accepted     %,d records (receiver %s), %,d (aggregator) = %,.0f rec/s;"
+        + " rejected %,d%n", accepted, receiver, aggregated, accepted / secs, rejected);
     if (rejected > 0) {
-      printByReason(end, base, "sextant_receiver_records_rejected_total", "rejected");
+      printByReason(end, base, "sextant_receiver_records_rejected_total", "rejected",
+          "receiver=\"" + receiver + "\"");
     }
     boolean ok = accepted == sent && aggregated == sent && rejected == 0;
     System.out.printf(Locale.ROOT,
@@ -461,9 +516,10 @@ public final class LoadGenerator {
     return processed && recordsOk;
   }
 
-  private static void printByReason(Scrape end, Scrape base, String metric, String verb) {
-    Map<String, Double> now = end.byLabel(metric, "reason");
-    Map<String, Double> before = base.byLabel(metric, "reason");
+  private static void printByReason(Scrape end, Scrape base, String metric, String verb,
+      String... labelFragments) {
+    Map<String, Double> now = end.byLabel(metric, "reason", labelFragments);
+    Map<String, Double> before = base.byLabel(metric, "reason", labelFragments);
     now.forEach((reason, v) -> {
       double d = v - before.getOrDefault(reason, 0.0);
       if (d > 0) {
@@ -492,6 +548,23 @@ public final class LoadGenerator {
       pool = MessagePool.build(sampler, records, batch, System.currentTimeMillis());
     } catch (RuntimeException e) {
       System.err.println("building the message pool failed: " + e);
+      return;
+    }
+    poolBuildNanos.addAndGet(System.nanoTime() - t);
+    poolBuilds.incrementAndGet();
+  }
+
+  private void rebuildRoverPools(List<RoverTraffic.Stream> streams, int recordsPerStream, int batch) {
+    long t = System.nanoTime();
+    try {
+      long now = System.currentTimeMillis();
+      List<MessagePool<EBPFAccessLogMessage>> pools = new ArrayList<>(streams.size());
+      for (RoverTraffic.Stream s : streams) {
+        pools.add(s.build(recordsPerStream, batch, now));
+      }
+      roverPools = List.copyOf(pools);
+    } catch (RuntimeException e) {
+      System.err.println("building the Rover access-log message pools failed: " + e);
       return;
     }
     poolBuildNanos.addAndGet(System.nanoTime() - t);

@@ -7,13 +7,16 @@ final class LoadOptions extends CliOptions {
     opt("target", "127.0.0.1:11800", "gRPC address of the Sextant server");
     opt("http", "127.0.0.1:12800", "HTTP address of the server, for /metrics");
     opt("protocol", "mesh", "mesh = SkyWalking ServiceMeshMetricService/collect; als = Envoy AccessLogService/"
-        + "StreamAccessLogs as Istio proxies send it (one stream per proxy, HTTP entries)");
+        + "StreamAccessLogs as Istio proxies send it (one stream per proxy, HTTP entries); rover = SkyWalking Rover's"
+        + " EBPFAccessLogService/collect (one stream per node, kernel and HTTP logs of the pods' connections)");
     opt("duration", "60", "seconds to send for");
-    opt("rate", "0", "records (als: access-log entries) per second in total; 0 = as fast as possible");
+    opt("rate", "0", "records (als: access-log entries; rover: kernel and HTTP logs) per second in total;"
+        + " 0 = as fast as possible");
     opt("streams", "2", "concurrent client streams, each open for the whole run like a sidecar's"
-        + " (als: stream i is proxy i of the topology, round robin over services)");
+        + " (als: stream i is proxy i of the topology, round robin over services; rover: the Rover of node i)");
     opt("batch", "1", "records per ServiceMeshMetrics message; als: entries per StreamAccessLogsMessage"
-        + " (Envoy flushes several at once: --batch=10 recommended)");
+        + " (Envoy flushes several at once: --batch=10 recommended); rover: kernel logs (syscalls) per HTTP"
+        + " exchange's message, at least 2, a write and a read (each message also carries the exchange)");
     opt("services", "10", "services (random topology)");
     opt("instances-per-service", "2", "pods per service (per version in bookinfo)");
     opt("endpoints", "50", "endpoints in total, spread over the services");
@@ -28,7 +31,7 @@ final class LoadOptions extends CliOptions {
         + " back and end at now, so an hour of history exists after one run (0: off)");
     opt("backfill-end", "0", "mesh: epoch milliseconds at which the replay ends (0: the run's end), so runs one after"
         + " another (several collectors, or one restarted) write the same minutes");
-    opt("pool", "8192", "records pre-built per pool (a fresh pool is built every second; als: split over"
+    opt("pool", "8192", "records pre-built per pool (a fresh pool is built every second; als, rover: split over"
         + " the streams)");
     opt("window", "64", "messages a stream may have queued in the client before waiting for onReady");
     opt("report", "5", "seconds between progress lines");
@@ -64,8 +67,8 @@ final class LoadOptions extends CliOptions {
     if (!string("topology").equals("bookinfo") && !string("topology").equals("random")) {
       throw new IllegalArgumentException("--topology must be bookinfo or random");
     }
-    if (!string("protocol").equals("mesh") && !string("protocol").equals("als")) {
-      throw new IllegalArgumentException("--protocol must be mesh or als");
+    if (!string("protocol").equals("mesh") && !als() && !rover()) {
+      throw new IllegalArgumentException("--protocol must be mesh, als or rover");
     }
     if (!string("client").equals("chunked") && !string("client").equals("stub")) {
       throw new IllegalArgumentException("--client must be chunked or stub");
@@ -73,7 +76,7 @@ final class LoadOptions extends CliOptions {
     if (longValue("backfill-end") < 0 || (longValue("backfill-end") > 0 && integer("backfill-minutes") == 0)) {
       throw new IllegalArgumentException("--backfill-end needs --backfill-minutes and is epoch milliseconds");
     }
-    if (als() && longValue("backfill-end") > 0) {
+    if (!string("protocol").equals("mesh") && longValue("backfill-end") > 0) {
       throw new IllegalArgumentException("--backfill-end is for --protocol=mesh");
     }
     if (integer("backfill-minutes") < 0 || integer("backfill-minutes") > 1439) {
@@ -84,5 +87,9 @@ final class LoadOptions extends CliOptions {
 
   boolean als() {
     return string("protocol").equals("als");
+  }
+
+  boolean rover() {
+    return string("protocol").equals("rover");
   }
 }

@@ -23,19 +23,34 @@ import org.apache.skywalking.apm.network.servicemesh.v3.TCPServiceMeshMetrics;
  *
  * <p>{@link #build} makes SkyWalking mesh telemetry: each call is reported by both sidecars (a
  * client and a server record), except calls from outside the mesh, which only the server side
- * sees. {@link AlsTraffic} makes Envoy access-log messages with the same shape of pool.
+ * sees. {@link AlsTraffic} makes Envoy access-log messages with the same shape of pool, {@link
+ * RoverTraffic} Rover's access-log messages in groups (a connection's messages).
  */
 final class MessagePool<M extends MessageLite> {
   final List<M> messages;
-  /** What each message counts as sent: records (mesh) or access-log entries (als). */
+  /** What each message counts as sent: records (mesh, rover) or access-log entries (als). */
   final int[] records;
   /** Records the server should derive from each message (mesh: the records themselves). */
   final int[] derived;
   /** Each message serialized, behind its 5-byte gRPC prefix (uncompressed, length). */
   final byte[][] framed;
   final long totalRecords;
+  /**
+   * Which messages begin a group that must be sent in order on one stream (Rover: a connection's
+   * messages, the first describing it); null when every message stands alone.
+   */
+  private final boolean[] opens;
 
   MessagePool(List<M> messages, List<Integer> records, List<Integer> derived) {
+    this(messages, records, derived, null);
+  }
+
+  /** {@code opens}: per message, whether it begins a group (the first must); null: every one. */
+  MessagePool(List<M> messages, List<Integer> records, List<Integer> derived, boolean[] opens) {
+    if (opens != null && (opens.length != messages.size() || (opens.length > 0 && !opens[0]))) {
+      throw new IllegalArgumentException("opens must have one flag per message, the first set");
+    }
+    this.opens = opens == null ? null : opens.clone();
     this.messages = List.copyOf(messages);
     this.records = records.stream().mapToInt(Integer::intValue).toArray();
     this.derived = derived.stream().mapToInt(Integer::intValue).toArray();
@@ -70,6 +85,20 @@ final class MessagePool<M extends MessageLite> {
 
   int size() {
     return messages.size();
+  }
+
+  /** Whether the message at {@code cursor} (modulo the size) begins a group. */
+  boolean opens(int cursor) {
+    return opens == null || opens[Math.floorMod(cursor, opens.length)];
+  }
+
+  /** {@code cursor}, or the first cursor after it whose message begins a group. */
+  int nextOpening(int cursor) {
+    int c = cursor;
+    while (!opens(c)) {
+      c++;
+    }
+    return c;
   }
 
   /** About {@code targetRecords} records in messages of {@code batch} records, ending near now. */

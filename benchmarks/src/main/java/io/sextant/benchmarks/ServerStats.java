@@ -116,10 +116,13 @@ final class ServerStats {
       return byName.containsKey(name);
     }
 
-    /** Rejected records by reason label. */
-    Map<String, Double> byLabel(String name, String label) {
+    /** Sums by the value of one label (rejected records by reason), of the samples matching every fragment. */
+    Map<String, Double> byLabel(String name, String label, String... labelFragments) {
       Map<String, Double> out = new HashMap<>();
       for (Sample s : byName.getOrDefault(name, List.of())) {
+        if (!matches(s, labelFragments)) {
+          continue;
+        }
         String key = label + "=\"";
         int i = s.labels().indexOf(key);
         String value = "?";
@@ -141,17 +144,23 @@ final class ServerStats {
       return true;
     }
 
-    /** Of the mesh receiver: every receiver now reports under the same names, by receiver tag. */
-    long receiverAccepted() {
-      return (long) sum("sextant_receiver_records_accepted_total", "receiver=\"mesh\"");
+    /** Records a receiver accepted: every receiver reports under the same names, by its tag ({@code mesh}). */
+    long receiverAccepted(String receiver) {
+      return (long) sum("sextant_receiver_records_accepted_total", "receiver=\"" + receiver + "\"");
     }
 
+    /** Records the aggregator took in, all kinds. */
     long aggregatorAccepted() {
       return (long) sum("sextant_records_accepted_total");
     }
 
-    long receiverRejected() {
-      return (long) sum("sextant_receiver_records_rejected_total", "receiver=\"mesh\"");
+    /** Records of one kind ({@code call}, {@code kernel}, ...) the aggregator took in. */
+    long aggregatorAccepted(String kind) {
+      return (long) sum("sextant_records_accepted_total", "kind=\"" + kind + "\"");
+    }
+
+    long receiverRejected(String receiver) {
+      return (long) sum("sextant_receiver_records_rejected_total", "receiver=\"" + receiver + "\"");
     }
 
     /** HTTP access-log entries the ALS receiver got (attributable or not). */
@@ -166,7 +175,7 @@ final class ServerStats {
 
     /** Call records the aggregator took in (from any receiver). */
     long aggregatorCalls() {
-      return (long) sum("sextant_records_accepted_total", "kind=\"call\"");
+      return aggregatorAccepted("call");
     }
   }
 

@@ -22,9 +22,11 @@ import java.util.function.UnaryOperator;
  * request's total size; sidecars do not do this).
  *
  * <p>Protocol-neutral: {@code open} starts a client-streaming call (mesh telemetry's {@code
- * collect}, the access-log service's {@code StreamAccessLogs}) through a stub or as chunked raw
- * gRPC ({@link ClientStream}); {@code firstMessage}, if given, rewrites the first message of
- * every stream it opens (Envoy puts its identifier there only).
+ * collect}, the access-log service's {@code StreamAccessLogs}, Rover's access-log {@code collect})
+ * through a stub or as chunked raw gRPC ({@link ClientStream}); {@code firstMessage}, if given,
+ * rewrites the first message of every stream it opens (Envoy puts its identifier there only, Rover
+ * its node). A pool whose messages come in groups ({@link MessagePool#opens}) is sent a group at a
+ * time: a stream starts with a group's first message, and a new pool is taken between groups.
  *
  * @param <Q> the request message
  */
@@ -86,6 +88,7 @@ final class StreamSender<Q extends MessageLite> implements Runnable {
     long nanosPerRecord = recordsPerSecond > 0 ? Math.max(1, (long) (1e9 / recordsPerSecond)) : 0;
     long nextSend = System.nanoTime();
     int cursor = id * 7_919;
+    MessagePool<Q> pool = null;
     Thread self = Thread.currentThread();
     Runnable wake = () -> LockSupport.unpark(self);
     while (true) {
@@ -113,7 +116,16 @@ final class StreamSender<Q extends MessageLite> implements Runnable {
           LockSupport.parkNanos(1_000_000); // onReady unparks us sooner
           continue;
         }
-        MessagePool<Q> pool = pools.get();
+        // A new pool is taken between groups only: a group's messages belong together (Rover: the
+        // connection its first message describes), so the rest of one comes from its own pool.
+        MessagePool<Q> latest = pools.get();
+        if (latest != pool && (pool == null || pool.opens(cursor))) {
+          pool = latest;
+          cursor = pool.nextOpening(cursor);
+        }
+        if (bytesOnStream == 0) {
+          cursor = pool.nextOpening(cursor); // a stream starts with a group
+        }
         int index = Math.floorMod(cursor++, pool.size());
         int count = pool.records[index];
         Q message = pool.messages.get(index);

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The load generator's two clients against an in-process server over real sockets: what they send
- * is exactly what the server counts, streams they end are answered OK, and the chunked client
- * reports the status a server ends a call with.
+ * (mesh, Envoy's and Rover's access logs) is exactly what the server counts, streams they end are
+ * answered OK, and the chunked client reports the status a server ends a call with.
  */
 class LoadGeneratorTest {
   private static final String[] SHORT_RUN = {"--inprocess=true", "--duration=2", "--rate=4000", "--report=1"};
@@ -43,6 +43,24 @@ class LoadGeneratorTest {
         "--rotate-bytes=50000")));
     assertThat(out).contains("processed == sent   YES", "0 of them not OK").doesNotContain(" 0 rotated")
         .endsWith("exit 0");
+  }
+
+  /**
+   * Rover's access log: every kernel and HTTP log accepted, none refused, through pool swaps and
+   * stream rotations (a stream must start with a connection's first message, or its records have
+   * no connection and are refused, and a rotated stream would end INVALID_ARGUMENT).
+   */
+  @Test
+  void roverStreamsAreAcceptedWhole() throws Exception {
+    for (String client : new String[] {"chunked", "stub"}) {
+      String out = capture(() -> LoadGenerator.execute(concat(SHORT_RUN, "--protocol=rover", "--batch=2",
+          "--client=" + client, "--rotate-bytes=50000")));
+      assertThat(out).as(client)
+          .contains("receiver ebpf_access_log", "processed == sent   YES", "0 ended early by the server",
+              "0 of them not OK")
+          .doesNotContain(" 0 rotated")
+          .endsWith("exit 0");
+    }
   }
 
   @Test
