@@ -46,8 +46,9 @@ public final class K8sServiceMetricTable implements MetricTable {
     }
     Predicate<Observation> filter = operation(c[3]).and(condition(c[4]));
     AggregateFunction f = function(c[5], c[6]);
+    KernelOperation only = "ANY".equals(c[3]) ? null : KernelOperation.valueOf(c[3]);
     return new MetricDefinition(c[0], Source.KERNEL, Scope.valueOf(c[1]), Side.valueOf(c[2]),
-        Functions.when(filter, f));
+        Functions.when(filter, f), only);
   }
 
   private static Predicate<Observation> operation(String name) {

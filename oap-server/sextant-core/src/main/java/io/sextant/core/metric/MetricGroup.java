@@ -1,5 +1,7 @@
 package io.sextant.core.metric;
 
+import io.sextant.api.model.KernelOperation;
+import io.sextant.api.model.KernelRecord;
 import io.sextant.api.model.Observation;
 import io.sextant.api.model.ProcessSampleRecord;
 import io.sextant.api.model.SampleRecord;
@@ -7,6 +9,7 @@ import io.sextant.api.model.Scope;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /** The metrics one accumulator maintains: all definitions sharing a source and a scope. */
 public final class MetricGroup {
@@ -18,6 +21,8 @@ public final class MetricGroup {
   private final AggregateFunction[] functions;
   /** For samples: the index of the one metric a sample feeds, by its name. */
   private final Map<String, Integer> indexByName = new HashMap<>();
+  /** For kernel records: the rows each operation feeds (its own and those of any operation), or null. */
+  private final int[][] rowsByOperation;
 
   MetricGroup(int index, Source source, Scope scope, List<MetricDefinition> definitions) {
     this.index = index;
@@ -29,6 +34,16 @@ public final class MetricGroup {
     for (int i = 0; i < this.definitions.length; i++) {
       indexByName.put(this.definitions[i].name(), i);
     }
+    this.rowsByOperation = source == Source.KERNEL ? rowsByOperation(this.definitions) : null;
+  }
+
+  private static int[][] rowsByOperation(MetricDefinition[] definitions) {
+    int[][] rows = new int[KernelOperation.values().length][];
+    for (KernelOperation op : KernelOperation.values()) {
+      rows[op.ordinal()] = IntStream.range(0, definitions.length)
+          .filter(i -> definitions[i].operation() == null || definitions[i].operation() == op).toArray();
+    }
+    return rows;
   }
 
   public int index() {
@@ -71,6 +86,15 @@ public final class MetricGroup {
       Integer i = indexByName.get(named);
       if (i != null && sides[i].matches(record.detectPoint())) {
         functions[i].add(states[i], record);
+      }
+      return;
+    }
+    if (rowsByOperation != null && record instanceof KernelRecord kernel) {
+      // An access-log group has near a hundred rows; a record of one operation feeds a fifth of them.
+      for (int i : rowsByOperation[kernel.operation().ordinal()]) {
+        if (sides[i].matches(record.detectPoint())) {
+          functions[i].add(states[i], record);
+        }
       }
       return;
     }
