@@ -9,9 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * The {@code helm} binary the chart tests run: {@code -Dhelm.binary}, then {@code $HELM}, then the
@@ -92,12 +94,21 @@ final class Helm {
           Files.readString(err, StandardCharsets.UTF_8));
       Files.delete(out);
       Files.delete(err);
+      deleteTree(home); // one per helm call: left behind, a test run leaves hundreds in /tmp
       return r;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
+    }
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
     }
   }
 
