@@ -51,20 +51,72 @@ public final class UiTemplates {
     this.newIds = newIds;
   }
 
-  /** Every template not disabled, by id ({@code getAllTemplates}). */
+  /**
+   * Every booster-ui dashboard not disabled, by id ({@code getAllTemplates}). Rows of another UI
+   * (Horizon's, written through the template store) are left out: booster-ui would list them as
+   * dashboards without a name.
+   */
   public List<DashboardTemplate> all() {
+    List<DashboardTemplate> out = new ArrayList<>();
+    for (DashboardTemplate t : list(false)) {
+      if (isDashboard(t.configuration())) {
+        out.add(t);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Every row of the template store, disabled ones too when asked (SkyWalking 11's {@code GET
+   * /ui-management/templates}), whatever UI wrote it.
+   */
+  public List<DashboardTemplate> list(boolean includingDisabled) {
     List<DashboardTemplate> out = new ArrayList<>();
     for (ManagedDocument d : store.get().list(KIND)) {
       try {
         StoredTemplate t = StoredTemplate.decode(d.id(), d.body());
-        if (!t.disabled()) {
-          out.add(new DashboardTemplate(d.id(), t.configuration(), false));
+        if (includingDisabled || !t.disabled()) {
+          out.add(new DashboardTemplate(d.id(), t.configuration(), t.disabled()));
         }
       } catch (IllegalStateException e) {
         LOG.warn("skipping a UI template: {}", e.getMessage());
       }
     }
     return out;
+  }
+
+  /**
+   * A new row under the caller's id, its configuration kept byte for byte (SkyWalking 11's {@code
+   * POST /ui-management/templates}: Horizon names its rows, e.g. {@code horizon.layer.MESH}, and
+   * reads back what it wrote); refused when the id is taken.
+   */
+  public TemplateChange create(String id, String configuration) {
+    if (!plausibleId(id)) {
+      return TemplateChange.refused(id == null ? "" : id, "an id of 1 to " + MAX_ID_CHARS + " characters is needed");
+    }
+    try {
+      store.get().put(KIND, id, StoredTemplate.byUser(configuration).encode(), 0);
+      return TemplateChange.done(id);
+    } catch (VersionConflictException e) {
+      return TemplateChange.refused(id, EXISTS);
+    }
+  }
+
+  /**
+   * Replaces a row's configuration byte for byte and enables it (SkyWalking 11's {@code PUT
+   * /ui-management/templates}); unlike {@link #change} any UI's configuration is taken.
+   */
+  public TemplateChange update(String id, String configuration) {
+    return replace(id == null ? "" : id, current -> StoredTemplate.byUser(configuration));
+  }
+
+  private static boolean isDashboard(String configuration) {
+    try {
+      TemplateConfiguration.parse(configuration);
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
   }
 
   /** The template, unless absent or disabled ({@code getTemplate} answers null for both). */

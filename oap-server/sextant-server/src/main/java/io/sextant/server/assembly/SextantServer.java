@@ -103,6 +103,8 @@ public final class SextantServer implements AutoCloseable {
   private final QueryConfig queryConfig;
   private final SecurityConfig securityConfig;
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  /** Every write, GraphQL mutation or template-store call, reported to the audit log. */
+  private final AuditLog audit = new AuditLog(registry);
   private final StorageComponent storage;
   private final Aggregator aggregator;
   private final Flusher flusher;
@@ -205,7 +207,7 @@ public final class SextantServer implements AutoCloseable {
         .register(registry);
     HttpRoutes.install(sb, serverConfig.httpPort(), exchange, serverConfig.requestTimeout(), registry, readiness,
         security, alarms.status(advertisedHost() + "_" + serverConfig.grpcPort()),
-        new ServerStatus(roster, storage::retention, config), queryPool);
+        new ServerStatus(roster, storage::retention, config), queryPool, query.templates(), audit);
     Server server = sb.build();
     started.start("server", () -> listen(server), () -> stopServing(server));
     started.start("alarms", () -> alarms.start(checkSeconds), alarms::close);
@@ -228,8 +230,7 @@ public final class SextantServer implements AutoCloseable {
     List<SchemaArea> areas = new ArrayList<>(SextantGraphql.standardAreas(query, alarms.queries(), queryConfig.limits(),
         VERSION, readiness::health, buckets.zone(), Clock.systemUTC(), expressionPool));
     areas.add(new AlarmRulesArea(alarms.rules(), alarms.engine()));
-    return SextantGraphql.build(areas, queryConfig.limits(), queryConfig.maxCachedDocuments(),
-        new AuditLog(registry));
+    return SextantGraphql.build(areas, queryConfig.limits(), queryConfig.maxCachedDocuments(), audit);
   }
 
   /** The gRPC port's services before the receivers': health, and the interceptors every call passes. */

@@ -10,6 +10,8 @@ import com.linecorp.armeria.server.ServiceRequestContext;
 import com.linecorp.armeria.server.VirtualHostBuilder;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sextant.api.component.CheckResult;
+import io.sextant.core.management.UiTemplates;
+import io.sextant.query.graphql.WriteAudit;
 import io.sextant.server.alarm.AlarmStatus;
 import io.sextant.server.lifecycle.Readiness;
 import io.sextant.server.security.ClientCertificates;
@@ -27,7 +29,7 @@ import java.util.function.Supplier;
 
 /**
  * What the HTTP port serves: GraphQL, the query console, self-metrics, the probes, SkyWalking's
- * health check and its status and debugging endpoints.
+ * health check, its status and debugging endpoints, and SkyWalking 11's template store.
  */
 public final class HttpRoutes {
   private static final MediaType PROMETHEUS = MediaType.parse("text/plain; version=0.0.4; charset=utf-8");
@@ -41,7 +43,7 @@ public final class HttpRoutes {
    */
   public static void install(ServerBuilder sb, int httpPort, GraphqlExchange exchange, Duration requestTimeout,
       PrometheusMeterRegistry registry, Readiness readiness, Security security, AlarmStatus alarms,
-      ServerStatus server, ThreadPoolExecutor queries) {
+      ServerStatus server, ThreadPoolExecutor queries, UiTemplates templates, WriteAudit audit) {
     String console = consolePage();
     VirtualHostBuilder host = sb.virtualHost(httpPort);
     if (security.httpRequiresClientCertificate()) {
@@ -61,6 +63,9 @@ public final class HttpRoutes {
             wantsText(req) ? HttpResponse.of(HttpStatus.OK, MediaType.PLAIN_TEXT_UTF_8, server.ttlText())
                 : json(server.ttlJson())))
         .service("/debugging/config/dump", (ctx, req) -> read(req, security, ctx, () -> json(server.configDump())))
+        // SkyWalking 11's template store, where Horizon keeps its dashboards.
+        .service(UiManagementService.PATH, new UiManagementService(templates, security.http(), audit))
+        .serviceUnder(UiManagementService.PATH + "/", new UiManagementService(templates, security.http(), audit))
         // SkyWalking's health check, which its UI container waits for before it proxies anything.
         .service("/healthcheck", (ctx, req) -> {
           CheckResult h = readiness.health();
