@@ -1,14 +1,21 @@
 package io.sextant.core.alarm;
 
+import io.sextant.api.id.EntityIds;
+import io.sextant.api.model.Layer;
+import io.sextant.api.model.Scope;
 import io.sextant.api.storage.RecordQuery;
 import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.storage.StoredRecord;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -21,8 +28,39 @@ public final class AlarmQueries {
 
   private final Supplier<StorageComponent> storage;
 
+  private final Function<String, Optional<Layer>> layerOfMetric;
+
   public AlarmQueries(Supplier<StorageComponent> storage) {
+    this(storage, metric -> Optional.empty());
+  }
+
+  /**
+   * {@code layerOfMetric} says which layer a metric belongs to: an alarm is in the layers of the
+   * metrics its rule read ({@code queryAlarms}' layer filter).
+   */
+  public AlarmQueries(Supplier<StorageComponent> storage, Function<String, Optional<Layer>> layerOfMetric) {
     this.storage = storage;
+    this.layerOfMetric = layerOfMetric;
+  }
+
+  /** An entity an alarm may be about: a relation's ends ({@code id1} set), or one entity's id. */
+  public record EntityFilter(String id0, String id1) {
+    boolean matches(AlarmMessage m) {
+      return id1 == null ? id0.equals(m.id0()) || id0.equals(m.id1()) : id0.equals(m.id0()) && id1.equals(m.id1());
+    }
+  }
+
+  /**
+   * What SkyWalking 11's {@code queryAlarms} narrows by beyond {@code getAlarm}: any of the
+   * entities, the layer, any of the rules (an empty list or null: no narrowing); all must hold.
+   */
+  public record Narrowing(List<EntityFilter> entities, Layer layer, List<String> ruleNames) {
+    public static final Narrowing NONE = new Narrowing(List.of(), null, List.of());
+
+    public Narrowing {
+      entities = entities == null ? List.of() : List.copyOf(entities);
+      ruleNames = ruleNames == null ? List.of() : List.copyOf(ruleNames);
+    }
   }
 
   /** A tag filter; {@code value} null matches any value of the key. */
@@ -37,6 +75,11 @@ public final class AlarmQueries {
   }
 
   public List<AlarmMessage> alarms(Condition c) {
+    return alarms(c, Narrowing.NONE);
+  }
+
+  /** The alarms of {@code c} that {@code n} keeps ({@code queryAlarms}). */
+  public List<AlarmMessage> alarms(Condition c, Narrowing n) {
     if (c.pageSize() < 0 || c.pageNum() < 0) {
       throw new IllegalArgumentException("paging needs a pageNum of 1 or more and a pageSize of 0 or more");
     }
@@ -58,7 +101,7 @@ public final class AlarmQueries {
     List<AlarmMessage> matches = new ArrayList<>();
     for (StoredRecord r : read(c.startMillis(), c.endMillis(), storeTags)) {
       AlarmMessage m = AlarmRecords.fromRecord(r);
-      if (m.alarmMessage().toLowerCase(Locale.ROOT).contains(keyword) && hasKeys(m, c.tags())) {
+      if (m.alarmMessage().toLowerCase(Locale.ROOT).contains(keyword) && hasKeys(m, c.tags()) && kept(m, n)) {
         matches.add(m);
       }
     }
@@ -67,6 +110,43 @@ public final class AlarmQueries {
       return List.of();
     }
     return List.copyOf(matches.subList((int) from, (int) Math.min(matches.size(), from + c.pageSize())));
+  }
+
+  private boolean kept(AlarmMessage m, Narrowing n) {
+    if (!n.entities().isEmpty() && n.entities().stream().noneMatch(e -> e.matches(m))) {
+      return false;
+    }
+    if (!n.ruleNames().isEmpty() && !n.ruleNames().contains(m.ruleName())) {
+      return false;
+    }
+    return n.layer() == null || layers(m).contains(n.layer());
+  }
+
+  /**
+   * The layers of the metrics the alarm's rule read; for a rule that reads none (events), those of
+   * the alarm's service.
+   */
+  private Set<Layer> layers(AlarmMessage m) {
+    Set<Layer> layers = EnumSet.noneOf(Layer.class);
+    if (m.snapshot() != null) {
+      m.snapshot().metrics().forEach(v -> layerOfMetric.apply(v.metric()).ifPresent(layers::add));
+    }
+    if (layers.isEmpty()) {
+      try {
+        String serviceId = Scope.valueOf(m.scope()).isRelation() || Scope.valueOf(m.scope()) == Scope.SERVICE
+            ? m.id0() : EntityIds.parseChildId(m.id0()).serviceId();
+        storage.get().metadata().service(serviceId).ifPresent(s -> s.layers().forEach(l -> {
+          try {
+            layers.add(Layer.valueOf(l));
+          } catch (IllegalArgumentException e) {
+            // a layer name this build does not know: no filter names it either
+          }
+        }));
+      } catch (IllegalArgumentException e) {
+        // an id that names no service: in no layer
+      }
+    }
+    return layers;
   }
 
   /** Alarms started in each of the given consecutive ranges ({@code getAlarmTrend}). */

@@ -1,5 +1,6 @@
 package io.sextant.core.metric;
 
+import io.sextant.api.model.Layer;
 import io.sextant.api.model.Scope;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -48,6 +49,20 @@ public final class MetricCatalog {
 
   public Optional<MetricDefinition> find(String name) {
     return Optional.ofNullable(byName.get(name));
+  }
+
+  /**
+   * The layer a metric describes, by its family: mesh calls and flows MESH, proxy statistics
+   * MESH_DP, Rover's access log K8S_SERVICE; Rover's process meters belong to whichever layer their
+   * processes are in, so none.
+   */
+  public Optional<Layer> layerOf(String name) {
+    return find(name).map(d -> switch (d.source()) {
+      case CALL, FLOW -> Layer.MESH;
+      case SAMPLE -> Layer.MESH_DP;
+      case KERNEL -> Layer.K8S_SERVICE;
+      case PROCESS_SAMPLE -> null;
+    });
   }
 
   public Collection<MetricDefinition> all() {

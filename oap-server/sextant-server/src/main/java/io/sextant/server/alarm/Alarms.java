@@ -61,7 +61,7 @@ public final class Alarms implements AutoCloseable {
   public Alarms(AlarmConfig config, CoreConfig core, StorageComponent storage, MetricCatalog catalog,
       TimeBuckets buckets, MeterRegistry registry) {
     this.rules = new AlarmRules(storage::management, catalog);
-    this.queries = new AlarmQueries(() -> storage);
+    this.queries = new AlarmQueries(() -> storage, catalog::layerOf);
     String path = config.settingsFile();
     this.file = path.isBlank() ? null : new WatchedFile(path);
     this.reloadFailures = Counter.builder("sextant_alarm_settings_reload_failures")

@@ -417,6 +417,43 @@ class AlarmsIT {
     assertThat(keys.get("tagValues")).extracting(JsonNode::asText).containsExactly("WARNING");
   }
 
+  /** SkyWalking 11's queryAlarms, as Horizon v0.7.0's alarms page and widgets send it. */
+  @Test
+  void horizonsQueryAlarmsNarrowsByEntityLayerAndRule() throws Exception {
+    long now = System.currentTimeMillis();
+    Map<String, Object> duration = Map.of("start", SECOND.format(Instant.ofEpochMilli(now - 30 * 60_000L)),
+        "end", SECOND.format(Instant.ofEpochMilli(now + 60_000L)), "step", "SECOND");
+    Map<String, Object> paging = Map.of("pageNum", 1, "pageSize", 500);
+    String query = "query HorizonQueryAlarms($condition: AlarmQueryCondition!) { queryAlarms(condition:"
+        + " $condition) { msgs { id name message startTime recoveryTime scope tags { key value } } } }";
+    assertThat(names(query, Map.of("duration", duration, "paging", paging))).containsExactlyInAnyOrder("reviews",
+        "reviews-v2 of reviews", "details", "ratings", "productpage to reviews");
+    // A service's alarms and those of the relations it is an end of.
+    assertThat(names(query, Map.of("duration", duration, "paging", paging, "entities",
+        List.of(Map.of("scope", "Service", "serviceName", "reviews", "normal", true)))))
+        .containsExactlyInAnyOrder("reviews", "productpage to reviews");
+    assertThat(names(query, Map.of("duration", duration, "paging", paging, "entities", List.of(
+        Map.of("scope", "ServiceInstance", "serviceName", "reviews", "normal", true, "serviceInstanceName",
+            "reviews-v2"),
+        Map.of("serviceName", "productpage", "normal", true, "destServiceName", "reviews", "destNormal", true)))))
+        .containsExactlyInAnyOrder("reviews-v2 of reviews", "productpage to reviews");
+    // The layer of the metrics each rule read: all of these read mesh metrics.
+    assertThat(names(query, Map.of("duration", duration, "paging", paging, "layer", "MESH"))).hasSize(5);
+    assertThat(names(query, Map.of("duration", duration, "paging", paging, "layer", "MESH_DP"))).isEmpty();
+    assertThat(names(query, Map.of("duration", duration, "paging", paging, "layer", "SO11Y_OAP"))).isEmpty();
+    assertThat(names(query, Map.of("duration", duration, "paging", paging, "ruleNames",
+        List.of("service_sla_rule", "slow_calls_to_reviews_rule"), "keyword", "rate")))
+        .containsExactly("details");
+  }
+
+  private List<String> names(String query, Map<String, Object> condition) throws Exception {
+    JsonNode r = sextant.graphql(query, Map.of("condition", condition));
+    assertThat(r.has("errors")).as(r.toString()).isFalse();
+    List<String> names = new ArrayList<>();
+    r.get("data").get("queryAlarms").get("msgs").forEach(m -> names.add(m.get("name").asText()));
+    return names;
+  }
+
   private static JsonNode find(JsonNode items, String name) {
     for (JsonNode i : items) {
       if (i.get("name").asText().equals(name)) {

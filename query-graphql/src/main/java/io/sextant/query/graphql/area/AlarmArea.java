@@ -6,6 +6,7 @@ import graphql.schema.DataFetchingEnvironment;
 import graphql.schema.idl.RuntimeWiring;
 import io.sextant.api.event.Event;
 import io.sextant.api.id.EntityIds;
+import io.sextant.api.model.Layer;
 import io.sextant.api.model.Scope;
 import io.sextant.core.alarm.AlarmMessage;
 import io.sextant.core.alarm.AlarmQueries;
@@ -34,29 +35,10 @@ public record AlarmArea(AlarmQueries alarms, EventQueries events, DurationBounds
   @Override
   public void wire(RuntimeWiring.Builder w) {
     w.type("Query", t -> t
-        .dataFetcher("getAlarm", safe(env -> {
-          long[] range = range(env);
-          Map<String, Object> paging = env.getArgument("paging");
-          Integer pageNum = paging == null ? null : (Integer) paging.get("pageNum");
-          Integer pageSize = paging == null ? null : (Integer) paging.get("pageSize");
-          List<AlarmQueries.TagFilter> tags = new ArrayList<>();
-          List<Map<String, Object>> tagArgs = env.getArgument("tags");
-          if (tagArgs != null) {
-            for (Map<String, Object> tag : tagArgs) {
-              if (tag != null) {
-                tags.add(new AlarmQueries.TagFilter((String) tag.get("key"), (String) tag.get("value")));
-              }
-            }
-          }
-          String scope = storedScope(env.getArgument("scope"));
-          List<Map<String, Object>> msgs = new ArrayList<>();
-          for (AlarmMessage m : alarms.alarms(new AlarmQueries.Condition(range[0], range[1],
-              scope, env.getArgument("keyword"), tags, pageNum == null ? 1 : pageNum,
-              pageSize == null ? 20 : pageSize))) {
-            msgs.add(message(m));
-          }
-          return Map.of("msgs", msgs);
-        }))
+        .dataFetcher("getAlarm", safe(env -> msgs(alarms.alarms(condition(env.getArgument("duration"),
+            storedScope(env.getArgument("scope")), env.getArgument("keyword"), env.getArgument("tags"),
+            env.getArgument("paging"))))))
+        .dataFetcher("queryAlarms", safe(env -> queryAlarms(env.getArgument("condition"))))
         .dataFetcher("getAlarmTrend", safe(env -> Map.of("numOfAlarm", trend(env))))
         .dataFetcher("queryAlarmTagAutocompleteKeys", safe(env -> {
           long[] range = range(env);
@@ -69,8 +51,89 @@ public record AlarmArea(AlarmQueries alarms, EventQueries events, DurationBounds
     w.type("AlarmMessage", t -> t.dataFetcher("events", safe(env -> events(env.getSource()))));
   }
 
+  /** SkyWalking 11's {@code queryAlarms}: getAlarm's condition, narrowed by entities, layer and rules. */
+  @SuppressWarnings("unchecked")
+  private Map<String, Object> queryAlarms(Map<String, Object> c) {
+    String layerName = (String) c.get("layer");
+    boolean byLayer = layerName != null && !layerName.isEmpty();
+    Layer layer = byLayer ? layer(layerName) : null;
+    if (byLayer && layer == null) {
+      return msgs(List.of()); // a layer Sextant keeps no data in has no alarms
+    }
+    List<AlarmQueries.EntityFilter> entities = new ArrayList<>();
+    List<Map<String, Object>> entityArgs = (List<Map<String, Object>>) c.get("entities");
+    if (entityArgs != null) {
+      entityArgs.forEach(e -> entities.add(entityFilter(e)));
+    }
+    return msgs(alarms.alarms(condition((Map<String, Object>) c.get("duration"), null, (String) c.get("keyword"),
+        (List<Map<String, Object>>) c.get("tags"), (Map<String, Object>) c.get("paging")),
+        new AlarmQueries.Narrowing(entities, layer, (List<String>) c.get("ruleNames"))));
+  }
+
+  private AlarmQueries.Condition condition(Map<String, Object> duration, String scope, String keyword,
+      List<Map<String, Object>> tagArgs, Map<String, Object> paging) {
+    long[] range = range(duration);
+    Integer pageNum = paging == null ? null : (Integer) paging.get("pageNum");
+    Integer pageSize = paging == null ? null : (Integer) paging.get("pageSize");
+    List<AlarmQueries.TagFilter> tags = new ArrayList<>();
+    if (tagArgs != null) {
+      for (Map<String, Object> tag : tagArgs) {
+        if (tag != null) {
+          tags.add(new AlarmQueries.TagFilter((String) tag.get("key"), (String) tag.get("value")));
+        }
+      }
+    }
+    return new AlarmQueries.Condition(range[0], range[1], scope, keyword, tags, pageNum == null ? 1 : pageNum,
+        pageSize == null ? 20 : pageSize);
+  }
+
+  private static Map<String, Object> msgs(List<AlarmMessage> found) {
+    List<Map<String, Object>> msgs = new ArrayList<>();
+    found.forEach(m -> msgs.add(message(m)));
+    return Map.of("msgs", msgs);
+  }
+
+  private static Layer layer(String name) {
+    try {
+      return Layer.valueOf(name);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /**
+   * An MQE entity as the alarms it names: one entity's id (its alarms and those of the relations it
+   * is an end of), or a relation's two ends when a destination is given. The scope is not needed.
+   */
+  private static AlarmQueries.EntityFilter entityFilter(Map<String, Object> e) {
+    String service = (String) e.get("serviceName");
+    if (service == null || service.isEmpty()) {
+      throw new IllegalArgumentException("an alarm entity needs its serviceName");
+    }
+    String source = child(EntityIds.serviceId(service, !Boolean.FALSE.equals(e.get("normal"))),
+        (String) e.get("serviceInstanceName"), (String) e.get("endpointName"));
+    String destService = (String) e.get("destServiceName");
+    if (destService == null || destService.isEmpty()) {
+      return new AlarmQueries.EntityFilter(source, null);
+    }
+    return new AlarmQueries.EntityFilter(source, child(EntityIds.serviceId(destService,
+        !Boolean.FALSE.equals(e.get("destNormal"))), (String) e.get("destServiceInstanceName"),
+        (String) e.get("destEndpointName")));
+  }
+
+  private static String child(String serviceId, String instance, String endpoint) {
+    if (instance != null && !instance.isEmpty()) {
+      return EntityIds.instanceId(serviceId, instance);
+    }
+    return endpoint != null && !endpoint.isEmpty() ? EntityIds.endpointId(serviceId, endpoint) : serviceId;
+  }
+
   private long[] range(DataFetchingEnvironment env) {
     Map<String, Object> d = env.getArgument("duration");
+    return range(d);
+  }
+
+  private long[] range(Map<String, Object> d) {
     if (d == null) {
       throw new IllegalArgumentException("duration is required");
     }
