@@ -256,6 +256,23 @@ public abstract class RoverAccessLogEndToEnd {
   }
 
   @Test
+  void topListsRankAServicesPodsAndPathsWithTheirOwners() throws Exception {
+    // SkyWalking's e2e case: top_n of an instance and of an endpoint metric for a service.
+    JsonNode pods = topN("top_n(kubernetes_service_instance_write_l4_time,10,des)", service(details));
+    assertThat(pods.get("type").asText()).isEqualTo("SORTED_LIST");
+    assertThat(pods.findValuesAsText("serviceInstanceName")).containsExactly("details-1");
+    JsonNode paths = topN("top_n(kubernetes_service_endpoint_call_time,10,des)", service(reviews));
+    assertThat(paths.findValuesAsText("endpointName")).containsExactly("POST:/reviews/1", "GET:/reviews/0");
+    assertThat(paths.findValuesAsText("value")).containsExactly("48", "28");
+  }
+
+  private JsonNode topN(String expression, String entity) throws Exception {
+    return sextant.data("{ r: execExpression(expression: \"" + expression + "\", entity: {" + entity
+        + "}, duration: " + duration() + ") { type error results { values { id value owner { scope serviceName"
+        + " serviceInstanceName endpointName } } } } }").get("r");
+  }
+
+  @Test
   void relationMetricsHaveEachSideThroughItsOwnNames() throws Exception {
     String rel = relation(productpage, details);
     assertThat(value("kubernetes_service_relation_client_http_call_cpm", rel)).isEqualTo("3");
