@@ -6,7 +6,7 @@
 #                    a plain directory without .git is used as it is)
 #   SEXTANT_TARBALL  dist/target/sextant-*.tar.gz
 #   OUT_DIR          screenshots, logs and the report (default: a new temp dir)
-# Needs: Node 20.19+ with npm (pnpm 10.33.2 is installed globally when missing), Java 21, Chromium
+# Needs: Node 20.19+ with npm (pnpm 10.33.2 is installed globally when missing), Java 17+, Chromium
 # (CHROMIUM, default /usr/bin/chromium), Python 3 with Playwright (it uses that Chromium), curl, and
 # the benchmarks module built (benchmarks/target/classes + classpath.txt) for the load generator;
 # BENCH_TARGET points at another checkout's benchmarks/target (e.g. a worktree with no build).
