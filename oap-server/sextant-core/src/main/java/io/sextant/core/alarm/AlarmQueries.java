@@ -133,8 +133,10 @@ public final class AlarmQueries {
     }
     if (layers.isEmpty()) {
       try {
-        String serviceId = Scope.valueOf(m.scope()).isRelation() || Scope.valueOf(m.scope()) == Scope.SERVICE
-            ? m.id0() : EntityIds.parseChildId(m.id0()).serviceId();
+        String serviceId = serviceId(m);
+        if (serviceId == null) {
+          return layers;
+        }
         storage.get().metadata().service(serviceId).ifPresent(s -> s.layers().forEach(l -> {
           try {
             layers.add(Layer.valueOf(l));
@@ -147,6 +149,15 @@ public final class AlarmQueries {
       }
     }
     return layers;
+  }
+
+  /** The service an alarm is about (a relation's source), or null for processes. */
+  private static String serviceId(AlarmMessage m) {
+    return switch (Scope.valueOf(m.scope())) {
+      case SERVICE, SERVICE_RELATION -> m.id0();
+      case SERVICE_INSTANCE, ENDPOINT, SERVICE_INSTANCE_RELATION -> EntityIds.parseChildId(m.id0()).serviceId();
+      case PROCESS, PROCESS_RELATION -> null;
+    };
   }
 
   /** Alarms started in each of the given consecutive ranges ({@code getAlarmTrend}). */
