@@ -9,6 +9,7 @@ import io.sextant.api.storage.StoredRecord;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -99,9 +100,11 @@ public final class AlarmQueries {
     }
     String keyword = c.keyword() == null ? "" : c.keyword().toLowerCase(Locale.ROOT);
     List<AlarmMessage> matches = new ArrayList<>();
+    Map<String, Set<Layer>> serviceLayers = new HashMap<>();
     for (StoredRecord r : read(c.startMillis(), c.endMillis(), storeTags)) {
       AlarmMessage m = AlarmRecords.fromRecord(r);
-      if (m.alarmMessage().toLowerCase(Locale.ROOT).contains(keyword) && hasKeys(m, c.tags()) && kept(m, n)) {
+      if (m.alarmMessage().toLowerCase(Locale.ROOT).contains(keyword) && hasKeys(m, c.tags())
+          && kept(m, n, serviceLayers)) {
         matches.add(m);
       }
     }
@@ -112,42 +115,47 @@ public final class AlarmQueries {
     return List.copyOf(matches.subList((int) from, (int) Math.min(matches.size(), from + c.pageSize())));
   }
 
-  private boolean kept(AlarmMessage m, Narrowing n) {
+  private boolean kept(AlarmMessage m, Narrowing n, Map<String, Set<Layer>> serviceLayers) {
     if (!n.entities().isEmpty() && n.entities().stream().noneMatch(e -> e.matches(m))) {
       return false;
     }
     if (!n.ruleNames().isEmpty() && !n.ruleNames().contains(m.ruleName())) {
       return false;
     }
-    return n.layer() == null || layers(m).contains(n.layer());
+    return n.layer() == null || layers(m, serviceLayers).contains(n.layer());
   }
 
   /**
    * The layers of the metrics the alarm's rule read; for a rule that reads none (events), those of
-   * the alarm's service.
+   * the alarm's service, read once per service and query ({@code serviceLayers}).
    */
-  private Set<Layer> layers(AlarmMessage m) {
+  private Set<Layer> layers(AlarmMessage m, Map<String, Set<Layer>> serviceLayers) {
     Set<Layer> layers = EnumSet.noneOf(Layer.class);
     if (m.snapshot() != null) {
       m.snapshot().metrics().forEach(v -> layerOfMetric.apply(v.metric()).ifPresent(layers::add));
     }
-    if (layers.isEmpty()) {
-      try {
-        String serviceId = serviceId(m);
-        if (serviceId == null) {
-          return layers;
-        }
-        storage.get().metadata().service(serviceId).ifPresent(s -> s.layers().forEach(l -> {
-          try {
-            layers.add(Layer.valueOf(l));
-          } catch (IllegalArgumentException e) {
-            // a layer name this build does not know: no filter names it either
-          }
-        }));
-      } catch (IllegalArgumentException e) {
-        // an id that names no service: in no layer
-      }
+    if (!layers.isEmpty()) {
+      return layers;
     }
+    String serviceId;
+    try {
+      serviceId = serviceId(m);
+    } catch (IllegalArgumentException e) {
+      return layers; // an id that names no service: in no layer
+    }
+    return serviceId == null ? layers : serviceLayers.computeIfAbsent(serviceId, this::serviceLayers);
+  }
+
+  /** A service's layers from the metadata; names this build does not know are left out. */
+  private Set<Layer> serviceLayers(String serviceId) {
+    Set<Layer> layers = EnumSet.noneOf(Layer.class);
+    storage.get().metadata().service(serviceId).ifPresent(s -> s.layers().forEach(l -> {
+      try {
+        layers.add(Layer.valueOf(l));
+      } catch (IllegalArgumentException e) {
+        // unknown to this build
+      }
+    }));
     return layers;
   }
 

@@ -32,20 +32,21 @@ final class Peers {
   /** The watched end; null when Rover sent no address. */
   End local(AccessLogConnection c, String cluster) {
     ConnectionAddress a = c.getLocal();
-    return switch (a.getAddressCase()) {
-      case KUBERNETES -> new End(a.getKubernetes().getServiceName(), a.getKubernetes().getPodName());
-      case IP -> byIp(a.getIp().getHost(), cluster);
-      case ADDRESS_NOT_SET -> null;
-    };
+    return end(a, a.getIp().getHost(), cluster);
   }
 
   /** The peer; null when Rover sent no address. */
   End remote(AccessLogConnection c, String cluster) {
     ConnectionAddress a = c.getRemote();
+    return end(a, ztunnelOutbound(c) ? c.getAttachment().getZTunnel().getRealDestinationIp() : a.getIp().getHost(),
+        cluster);
+  }
+
+  /** An end as Rover gave it: a watched process, or {@code host} looked up by IP. */
+  private End end(ConnectionAddress a, String host, String cluster) {
     return switch (a.getAddressCase()) {
       case KUBERNETES -> new End(a.getKubernetes().getServiceName(), a.getKubernetes().getPodName());
-      case IP -> byIp(ztunnelOutbound(c) ? c.getAttachment().getZTunnel().getRealDestinationIp()
-          : a.getIp().getHost(), cluster);
+      case IP -> byIp(host, cluster);
       case ADDRESS_NOT_SET -> null;
     };
   }
