@@ -6,9 +6,10 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * A dashboard shipped with Sextant: its stable id, its configuration as compact JSON text, the key the
- * UI files it under ({@code layer_entity_name}) and a hash of the configuration, kept in the stored
- * body to tell a shipped template nobody changed from an older or a user-changed one.
+ * A template shipped with Sextant: its stable id, its configuration as compact JSON text, the key
+ * booster-ui files it under ({@code layer_entity_name}; null for Horizon's rows, filed by id) and a
+ * hash of the configuration, kept in the stored body to tell a shipped template nobody changed from
+ * an older or a user-changed one.
  */
 public record ShippedTemplate(String id, String configuration, String nameKey, String hash) {
   public static ShippedTemplate of(String id, String configuration, String nameKey) {

@@ -207,7 +207,8 @@ public final class UiTemplates {
    * content changed, and never touches one a user changed or disabled. Safe with several collectors
    * starting at once: a create or upgrade that loses a race reads again and finds the work done.
    * A shipped dashboard whose {@code layer_entity_name} another template already uses is skipped
-   * (logged): SkyWalking refuses to start then; the user's dashboard wins here.
+   * (logged): SkyWalking refuses to start then; the user's dashboard wins here. Horizon's rows have
+   * no such name and are installed by id alone.
    */
   public ShippedLoad loadShipped() {
     Map<String, String> idByNameKey = new HashMap<>();
@@ -224,7 +225,7 @@ public final class UiTemplates {
       ids.put(o, new ArrayList<>());
     }
     for (ShippedTemplate t : shipped.get()) {
-      String owner = idByNameKey.get(t.nameKey());
+      String owner = t.nameKey() == null ? null : idByNameKey.get(t.nameKey());
       Outcome outcome;
       if (owner != null && !owner.equals(t.id())) {
         LOG.warn("shipped UI template {} not installed: template {} already has its layer_entity_name {}",

@@ -2,6 +2,7 @@ package io.sextant.core.query;
 
 import io.sextant.api.storage.StorageComponent;
 import io.sextant.api.time.TimeBuckets;
+import io.sextant.core.management.ShippedTemplate;
 import io.sextant.core.management.ShippedTemplates;
 import io.sextant.core.management.UiMenu;
 import io.sextant.core.management.UiTemplates;
@@ -10,6 +11,8 @@ import io.sextant.core.profiling.ProfilingServices;
 import io.sextant.core.profiling.continuous.ContinuousProfilingQueries;
 import java.time.Clock;
 import java.time.ZoneOffset;
+import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The read side, one service per schema area, each answering from storage by merging what all
@@ -29,12 +32,18 @@ public record QueryServices(MetadataQueries metadata, TopologyQueries topology, 
 
   /** Over storage, with minute buckets in the server's zone (what receivers write). */
   public static QueryServices over(StorageComponent storage, MetricCatalog catalog, TimeBuckets buckets) {
+    return over(storage, catalog, buckets, ShippedTemplates::fromClasspath);
+  }
+
+  /** As above, installing {@code shipped} into the template store at a start. */
+  public static QueryServices over(StorageComponent storage, MetricCatalog catalog, TimeBuckets buckets,
+      Supplier<List<ShippedTemplate>> shipped) {
     MetadataQueries metadata = new MetadataQueries(storage);
     RecordQueries records = RecordQueries.over(storage, buckets.zone());
     return new QueryServices(metadata, new TopologyQueries(storage),
         new MetricQueries(storage, catalog, metadata, records), new EventQueries(storage), records,
         new HierarchyQueries(storage),
-        new UiTemplates(storage::management, ShippedTemplates::fromClasspath), new UiMenu(metadata::layers),
+        new UiTemplates(storage::management, shipped), new UiMenu(metadata::layers),
         new ContinuousProfilingQueries(storage::management, storage::metadata, buckets),
         ProfilingServices.over(storage, Clock.system(buckets.zone())),
         new ProcessQueries(storage));

@@ -1,6 +1,5 @@
 package io.sextant.server.assembly;
 
-import io.sextant.server.config.AlarmConfig;
 import io.sextant.server.config.ConfigException;
 import io.sextant.server.config.SextantConfig;
 import java.nio.file.Files;
@@ -17,22 +16,27 @@ public final class Main {
   /**
    * Without alarm.settingsFile: the alarm-settings.yml next to the configuration file, else the
    * distribution's (the launcher passes its home as {@code sextant.home}; a chart's ConfigMap holds
-   * only application.yml), if there is one.
+   * only application.yml), if there is one. The same for query.horizonTemplates and its directory.
    */
-  static SextantConfig withAlarmSettings(SextantConfig config, Path configFile) {
-    if (!AlarmConfig.load(config).settingsFile().isBlank()) {
+  static SextantConfig withDefaultFiles(SextantConfig config, Path configFile) {
+    SextantConfig withAlarms = withDefault(config, configFile, "alarm.settingsFile", "alarm-settings.yml");
+    return withDefault(withAlarms, configFile, "query.horizonTemplates", "horizon");
+  }
+
+  private static SextantConfig withDefault(SextantConfig config, Path configFile, String key, String name) {
+    if (!config.string(key).isBlank()) {
       return config;
     }
     List<Path> candidates = new ArrayList<>();
     if (configFile != null) {
-      candidates.add(configFile.toAbsolutePath().resolveSibling("alarm-settings.yml"));
+      candidates.add(configFile.toAbsolutePath().resolveSibling(name));
     }
     String home = System.getProperty("sextant.home");
     if (home != null) {
-      candidates.add(Path.of(home, "config", "alarm-settings.yml"));
+      candidates.add(Path.of(home, "config", name));
     }
-    return candidates.stream().filter(Files::isRegularFile).findFirst()
-        .map(p -> config.with(Map.of("alarm.settingsFile", p.toString()))).orElse(config);
+    return candidates.stream().filter(Files::exists).findFirst()
+        .map(p -> config.with(Map.of(key, p.toString()))).orElse(config);
   }
 
   public static void main(String[] args) {
@@ -49,7 +53,7 @@ public final class Main {
     try {
       SextantConfig config = configFile == null ? SextantConfig.load(java.util.Map.of(), System.getenv())
           : SextantConfig.load(configFile, System.getenv());
-      server = new SextantServer(withAlarmSettings(config, configFile));
+      server = new SextantServer(withDefaultFiles(config, configFile));
     } catch (ConfigException e) {
       System.err.println(e.getMessage());
       System.exit(2);

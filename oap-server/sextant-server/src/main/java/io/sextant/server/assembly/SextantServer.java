@@ -31,6 +31,8 @@ import io.sextant.core.dispatch.RecordKindDispatcher;
 import io.sextant.core.flush.Flusher;
 import io.sextant.core.flush.FreshStorage;
 import io.sextant.core.management.CollectorRoster;
+import io.sextant.core.management.HorizonTemplates;
+import io.sextant.core.management.ShippedTemplate;
 import io.sextant.core.metric.MetricCatalog;
 import io.sextant.core.metric.MetricFamilies;
 import io.sextant.core.profiling.StoredProfilingTasks;
@@ -43,6 +45,7 @@ import io.sextant.query.graphql.SextantGraphql;
 import io.sextant.query.graphql.area.AlarmRulesArea;
 import io.sextant.server.alarm.Alarms;
 import io.sextant.server.config.AlarmConfig;
+import io.sextant.server.config.ConfigException;
 import io.sextant.server.config.Plugins;
 import io.sextant.server.config.QueryConfig;
 import io.sextant.server.config.SecurityConfig;
@@ -65,9 +68,11 @@ import io.sextant.server.lifecycle.StreamDrain;
 import io.sextant.server.security.AuditLog;
 import io.sextant.server.security.Security;
 import io.sextant.server.warmup.QueryWarmUp;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -149,7 +154,8 @@ public final class SextantServer implements AutoCloseable {
     this.aggregator = aggregator(core, catalog, buckets, registry, spool.journal());
     this.flusher = new Flusher(aggregator, storage, buckets, core.flusher(), spool.cutLog(), writerId, registry);
     // Queries see this collector's own metrics before they are stored (FreshMetrics).
-    this.query = QueryServices.over(new FreshStorage(storage, flusher), catalog, buckets);
+    List<ShippedTemplate> shipped = shippedTemplates(queryConfig.horizonTemplates());
+    this.query = QueryServices.over(new FreshStorage(storage, flusher), catalog, buckets, () -> shipped);
     this.processes = new StoredProcessRegistry(storage, buckets, registry);
     this.profilingTasks = new StoredProfilingTasks(storage::management);
     this.security = new Security(securityConfig, registry);
@@ -207,7 +213,8 @@ public final class SextantServer implements AutoCloseable {
         .register(registry);
     HttpRoutes.install(sb, serverConfig.httpPort(), exchange, serverConfig.requestTimeout(), registry, readiness,
         security, alarms.status(advertisedHost() + "_" + serverConfig.grpcPort()),
-        new ServerStatus(roster, storage::retention, config), queryPool, query.templates(), audit);
+        new ServerStatus(roster, storage::retention, config), queryPool, query.templates(),
+        shippedTemplates.installed(), audit);
     Server server = sb.build();
     started.start("server", () -> listen(server), () -> stopServing(server));
     started.start("alarms", () -> alarms.start(checkSeconds), alarms::close);
@@ -315,6 +322,22 @@ public final class SextantServer implements AutoCloseable {
   /** Completes once the shipped dashboards are stored (tests wait for it). */
   public CompletableFuture<Void> shippedTemplatesInstalled() {
     return shippedTemplates.installed();
+  }
+
+  /**
+   * Sextant's booster-ui dashboards and the Horizon templates of {@code horizonDir} (none when empty);
+   * a Horizon file that cannot be used stops the start, naming it.
+   */
+  private static List<ShippedTemplate> shippedTemplates(String horizonDir) {
+    List<ShippedTemplate> out = new ArrayList<>(io.sextant.core.management.ShippedTemplates.fromClasspath());
+    if (!horizonDir.isBlank()) {
+      try {
+        out.addAll(HorizonTemplates.fromDirectory(Path.of(horizonDir)));
+      } catch (IOException | IllegalArgumentException e) {
+        throw new ConfigException(List.of("query.horizonTemplates: " + e.getMessage()));
+      }
+    }
+    return List.copyOf(out);
   }
 
   /** The aggregator as configured, counting into {@code meters}, journaling to {@code journal}. */

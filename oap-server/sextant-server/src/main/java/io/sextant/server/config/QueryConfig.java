@@ -1,15 +1,19 @@
 package io.sextant.server.config;
 
 import static io.sextant.api.config.ConfigKey.integer;
+import static io.sextant.api.config.ConfigKey.optionalString;
 
 import io.sextant.api.config.ConfigKey;
 import io.sextant.api.config.Settings;
 import io.sextant.query.graphql.QueryLimits;
 import java.util.List;
 
-/** The query side's configuration ({@code query.*}): GraphQL limits, threads and the warm-up. */
+/**
+ * The query side's configuration ({@code query.*}): GraphQL limits, threads, the warm-up and the
+ * Horizon templates installed at a start ({@code horizonTemplates} is empty when there are none).
+ */
 public record QueryConfig(QueryLimits limits, int threads, int maxQueuedRequests, int expressionThreads,
-    int warmUpSeconds, int maxCachedDocuments) {
+    int warmUpSeconds, int maxCachedDocuments, String horizonTemplates) {
   private static final String P = "query.";
 
   public static final List<ConfigKey> KEYS = List.of(
@@ -29,11 +33,17 @@ public record QueryConfig(QueryLimits limits, int threads, int maxQueuedRequests
               + " faster, at most this long, so the first person to open the UI meets less of a cold JVM; never"
               + " holds readiness; 0: off"),
       integer(P + "maxCachedDocuments", 500, 0, 100_000,
-          "GraphQL query texts (up to 16 KB each) kept parsed and validated; 0: parse every request"));
+          "GraphQL query texts (up to 16 KB each) kept parsed and validated; 0: parse every request"),
+      optionalString(P + "horizonTemplates",
+          "directory of Sextant's Horizon templates (<kind>.<key>.json, e.g. layer.MESH.json for the row"
+              + " horizon.layer.MESH), put in the template store at a start before Horizon seeds its own; a row"
+              + " changed through the store is kept; empty: the horizon directory next to application.yml, else"
+              + " the distribution's config/horizon"));
 
   public static QueryConfig load(Settings s) {
     return new QueryConfig(new QueryLimits(s.integer(P + "maxDepth"), s.integer(P + "maxComplexity"),
         s.integer(P + "maxDurationPoints")), s.integer(P + "threads"), s.integer(P + "maxQueuedRequests"),
-        s.integer(P + "expressionThreads"), s.integer(P + "warmUpSeconds"), s.integer(P + "maxCachedDocuments"));
+        s.integer(P + "expressionThreads"), s.integer(P + "warmUpSeconds"), s.integer(P + "maxCachedDocuments"),
+        s.string(P + "horizonTemplates"));
   }
 }

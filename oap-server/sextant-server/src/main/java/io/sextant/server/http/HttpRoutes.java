@@ -43,8 +43,10 @@ public final class HttpRoutes {
    */
   public static void install(ServerBuilder sb, int httpPort, GraphqlExchange exchange, Duration requestTimeout,
       PrometheusMeterRegistry registry, Readiness readiness, Security security, AlarmStatus alarms,
-      ServerStatus server, ThreadPoolExecutor queries, UiTemplates templates, WriteAudit audit) {
+      ServerStatus server, ThreadPoolExecutor queries, UiTemplates templates, CompletableFuture<Void> shippedTemplates,
+      WriteAudit audit) {
     String console = consolePage();
+    UiManagementService templateStore = new UiManagementService(templates, shippedTemplates, security.http(), audit);
     VirtualHostBuilder host = sb.virtualHost(httpPort);
     if (security.httpRequiresClientCertificate()) {
       host.decorator(ClientCertificates.requiredExceptProbes(registry));
@@ -64,8 +66,8 @@ public final class HttpRoutes {
                 : json(server.ttlJson())))
         .service("/debugging/config/dump", (ctx, req) -> read(req, security, ctx, () -> json(server.configDump())))
         // SkyWalking 11's template store, where Horizon keeps its dashboards.
-        .service(UiManagementService.PATH, new UiManagementService(templates, security.http(), audit))
-        .serviceUnder(UiManagementService.PATH + "/", new UiManagementService(templates, security.http(), audit))
+        .service(UiManagementService.PATH, templateStore)
+        .serviceUnder(UiManagementService.PATH + "/", templateStore)
         // SkyWalking's health check, which its UI container waits for before it proxies anything.
         .service("/healthcheck", (ctx, req) -> {
           CheckResult h = readiness.health();

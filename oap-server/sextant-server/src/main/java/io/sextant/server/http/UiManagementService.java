@@ -37,7 +37,9 @@ import java.util.function.Supplier;
  * </ul>
  *
  * The configuration is kept byte for byte (Horizon polls until the row equals what it wrote), in the
- * management store every collector shares. Reads need what GraphQL reads need; writes the editor
+ * management store every collector shares. Until Sextant's shipped templates are in, every request
+ * is answered 503: Horizon waits for the store to answer before it seeds, so its rows never take the
+ * place of Sextant's. Reads need what GraphQL reads need; writes the editor
  * role and a JSON body not sent cross-site by a browser, and each is audited as a GraphQL mutation is.
  */
 final class UiManagementService implements HttpService {
@@ -46,11 +48,14 @@ final class UiManagementService implements HttpService {
   private static final String DISABLE = "/disable";
 
   private final UiTemplates templates;
+  private final CompletableFuture<Void> shippedTemplates;
   private final HttpAuthentication authentication;
   private final WriteAudit audit;
 
-  UiManagementService(UiTemplates templates, HttpAuthentication authentication, WriteAudit audit) {
+  UiManagementService(UiTemplates templates, CompletableFuture<Void> shippedTemplates,
+      HttpAuthentication authentication, WriteAudit audit) {
     this.templates = templates;
+    this.shippedTemplates = shippedTemplates;
     this.authentication = authentication;
     this.audit = audit;
   }
@@ -60,6 +65,10 @@ final class UiManagementService implements HttpService {
     HttpAuthentication.Outcome who = authentication.authenticate(req.headers().get(HttpHeaderNames.AUTHORIZATION));
     if (who.caller() == null) {
       return HttpResponse.of(HttpStatus.UNAUTHORIZED, MediaType.PLAIN_TEXT_UTF_8, who.message());
+    }
+    if (!shippedTemplates.isDone()) {
+      return HttpResponse.of(HttpStatus.SERVICE_UNAVAILABLE, MediaType.PLAIN_TEXT_UTF_8,
+          "the template store is starting: Sextant's own templates are not in yet (storage slow or away)");
     }
     Caller caller = who.caller();
     String rest = ctx.decodedPath().substring(PATH.length());

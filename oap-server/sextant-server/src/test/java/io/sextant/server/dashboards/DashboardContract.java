@@ -52,6 +52,8 @@ public abstract class DashboardContract {
   private List<JsonNode> dashboards;
   private List<Outcome> minute;
   private List<Outcome> range;
+  private List<JsonNode> horizon;
+  private List<Outcome> horizonMinute;
 
   /** An entity as the UI spells it in {@code execExpression}'s {@code entity} argument. */
   public record Target(String label, String entity) {}
@@ -69,7 +71,9 @@ public abstract class DashboardContract {
 
   @BeforeAll
   public void sendTrafficAndEvaluateEveryDashboard() throws Exception {
-    sextant = new TestServer(storage());
+    Map<String, String> config = new HashMap<>(storage());
+    config.put("query.horizonTemplates", HorizonDashboards.DIR.toString());
+    sextant = new TestServer(config);
     // Three minutes ago, one second into the minute, so every snapshot and call is in one minute.
     time = (System.currentTimeMillis() / 60_000 - 3) * 60_000 + 1000;
     assertThat(sextant.stream(Bookinfo.standard(time).messages(7)).getCode()).isEqualTo(Status.Code.OK);
@@ -80,8 +84,11 @@ public abstract class DashboardContract {
     RoverDashboardTraffic.send(sextant, time);
     sextant.flush();
     dashboards = ShippedDashboards.load();
-    minute = evaluateAll(duration(time, time));
-    range = evaluateAll(duration(time - 10 * 60_000L, time + 4 * 60_000L));
+    minute = evaluateAll(dashboards, duration(time, time));
+    range = evaluateAll(dashboards, duration(time - 10 * 60_000L, time + 4 * 60_000L));
+    // Horizon's rows as Horizon reads them: from the template store.
+    horizon = HorizonDashboards.of(new UiTemplateStore(sextant, null).list(false).json());
+    horizonMinute = evaluateAll(horizon, duration(time, time));
   }
 
   @AfterAll
@@ -209,13 +216,36 @@ public abstract class DashboardContract {
 
   @Test
   public void everyExpressionShowsTheTrafficForSomeEntity() {
+    assertThat(withNoValue(minute)).as("expressions with no value for any entity").isEmpty();
+  }
+
+  /**
+   * Sextant's Horizon templates, read back from the template store: every expression of the layer
+   * landings, dashboards, service and instance maps and the mesh overview's tiles answers without
+   * error and shows the traffic (widgets Horizon hides without data aside).
+   */
+  @Test
+  public void horizonTemplatesAnswerAndShowTheTraffic() {
+    Set<String> names = new TreeSet<>();
+    horizon.forEach(d -> names.add(d.path("id").asText()));
+    assertThat(names).contains("horizon.layer.MESH service", "horizon.layer.MESH topology",
+        "horizon.layer.MESH instance topology", "horizon.layer.MESH_DP instance", "horizon.layer.K8S_SERVICE landing",
+        "horizon.layer.K8S_SERVICE endpoint", "horizon.overview.mesh mesh_tile", "horizon.overview.mesh k8s_tile");
+    assertThat(horizonMinute.stream().filter(o -> o.error() != null).map(o -> o.where() + " -> " + o.error()))
+        .as("expressions that failed").isEmpty();
+    assertThat(withNoValue(horizonMinute.stream()
+        .filter(o -> !o.dashboard().endsWith(HorizonDashboards.WHEN_PRESENT)).toList()))
+        .as("expressions with no value for any entity").isEmpty();
+    assertThat(horizonMinute).hasSizeGreaterThan(300);
+  }
+
+  private static List<String> withNoValue(List<Outcome> run) {
     Map<String, Boolean> shown = new LinkedHashMap<>();
-    for (Outcome o : minute) {
+    for (Outcome o : run) {
       shown.merge(o.dashboard() + " / " + o.probe().widget() + ": " + o.probe().expression(), o.hasValue(),
           Boolean::logicalOr);
     }
-    List<String> empty = shown.entrySet().stream().filter(e -> !e.getValue()).map(Map.Entry::getKey).toList();
-    assertThat(empty).as("expressions with no value for any entity").isEmpty();
+    return shown.entrySet().stream().filter(e -> !e.getValue()).map(Map.Entry::getKey).toList();
   }
 
   @Test
@@ -408,7 +438,7 @@ public abstract class DashboardContract {
 
   // ---- evaluation: the entities the UI would use, and the requests it would send ----
 
-  private List<Outcome> evaluateAll(String duration) throws Exception {
+  private List<Outcome> evaluateAll(List<JsonNode> dashboards, String duration) throws Exception {
     // Rover registers its processes at the collector's clock (now) while the traffic is a few minutes
     // old: the processes are listed over a window from the traffic to now, as the UI's last-minutes
     // window holds both.

@@ -2,9 +2,13 @@ package io.sextant.server.dashboards;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sextant.server.testing.SextantExtension;
 import io.sextant.server.testing.TestServer;
 import io.sextant.server.testing.UiGraphql;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,9 +21,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class UiTemplateStoreIT {
   private static final String TOKEN = "horizon-bff-token";
+  private static final ObjectMapper JSON = new ObjectMapper();
   @RegisterExtension
   static final SextantExtension SEXTANT = SextantExtension.perClass(Map.of("auth.anonymous", "viewer",
-      "auth.editorTokens", TOKEN));
+      "auth.editorTokens", TOKEN, "query.horizonTemplates", HorizonDashboards.DIR.toString()));
   /** A Horizon envelope, spacing and all, as its BFF writes it: it must come back byte for byte. */
   private static final String MESH = "{\"kind\": \"layer\",  \"layer\":\"MESH\", \"tabs\":[{\"name\":\"Überblick\"}]}";
   private static TestServer sextant;
@@ -85,6 +90,33 @@ class UiTemplateStoreIT {
         Map.of("content-type", "text/plain")).status()).isEqualTo(415);
     assertThat(editor.send("POST", UiTemplateStore.PATH, "{\"id\":\"a\",\"configuration\":\"{}\"}",
         Map.of("content-type", "application/json", "sec-fetch-site", "cross-site")).status()).isEqualTo(403);
+  }
+
+  /**
+   * Sextant's own Horizon rows are in before Horizon lists the store, in Horizon's envelope, so its
+   * seed (a create of each absent name) leaves them as they are.
+   */
+  @Test
+  void sextantsHorizonRowsAreInAndHorizonsSeedLeavesThem() throws Exception {
+    List<String> shipped = List.of("horizon.layer.MESH", "horizon.layer.MESH_DP", "horizon.layer.K8S_SERVICE",
+        "horizon.overview.mesh");
+    List<String> ids = new ArrayList<>();
+    for (JsonNode row : anonymous.list(false).json()) {
+      String id = row.get("id").asText();
+      if (shipped.contains(id)) {
+        ids.add(id);
+        JsonNode envelope = JSON.readTree(row.get("configuration").asText());
+        assertThat(envelope.get("name").asText()).isEqualTo(id);
+        assertThat(envelope.get("version").asInt()).isEqualTo(1);
+        assertThat(id).startsWith("horizon." + envelope.get("kind").asText() + ".");
+        assertThat(row.get("configuration").asText()).startsWith("{\"content\":{");
+      }
+    }
+    assertThat(ids).containsExactlyInAnyOrderElementsOf(shipped);
+    JsonNode mesh = JSON.readTree(editor.get("horizon.layer.MESH").json().get("configuration").asText());
+    assertThat(mesh.at("/content/components/traces").asBoolean()).isFalse();
+    assertThat(mesh.at("/content/components/podLogs").asBoolean()).isFalse();
+    assertThat(editor.create("horizon.layer.MESH", MESH).status()).isEqualTo(409);
   }
 
   @Test
