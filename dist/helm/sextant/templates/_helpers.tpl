@@ -35,6 +35,14 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 app.kubernetes.io/component: ui
 {{- end -}}
 
+{{- define "sextant.horizonSelectorLabels" -}}
+app.kubernetes.io/name: {{ include "sextant.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/component: horizon
+{{- end -}}
+
+{{- define "sextant.horizonService" -}}{{ include "sextant.fullname" . }}-horizon{{- end -}}
+
 {{- define "sextant.uiService" -}}{{ include "sextant.fullname" . }}-ui{{- end -}}
 
 {{/* A StatefulSet when the spool lives on claims (each collector its own), else a Deployment. */}}
@@ -80,6 +88,9 @@ own process, so with several collectors every query would answer one collector's
 {{- end -}}
 {{- if and .Values.ui.enabled .Values.security.tls.http -}}
 {{- fail "ui.enabled needs security.tls.http=false: SkyWalking's UI container (apm-webapp) reaches the collectors' HTTP port in plain text only; keep TLS on the UI's own ingress" -}}
+{{- end -}}
+{{- if and .Values.horizon.enabled .Values.security.tls.http -}}
+{{- fail "horizon.enabled needs security.tls.http=false: the chart points Horizon at the collectors' HTTP port in plain text; keep TLS on Horizon's own ingress" -}}
 {{- end -}}
 {{- if and .Values.autoscaling.enabled (lt (int .Values.autoscaling.maxReplicas) (int .Values.autoscaling.minReplicas)) -}}
 {{- fail "autoscaling.maxReplicas must be at least autoscaling.minReplicas" -}}

@@ -2,10 +2,14 @@ package io.sextant.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -19,6 +23,7 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -260,6 +265,53 @@ class HelmChartTest {
     Helm.Result tls = helm.template("secured.yaml", "ui.enabled=true");
     assertThat(tls.exitCode()).isNotZero();
     assertThat(tls.stderr()).contains("ui.enabled needs security.tls.http=false");
+  }
+
+  @Test
+  void horizonComesWithOneInstallAndReadsEverythingFromTheHttpService() throws Exception {
+    String hash = "$argon2id$v=19$c2FsdA$aGFzaA"; // no commas: --set splits on them
+    List<String> values = List.of("horizon.enabled=true", "horizon.credentialsSecret=horizon-sextant",
+        "horizon.users[0].username=admin", "horizon.users[0].passwordHash=" + hash, "horizon.users[0].roles[0]=admin");
+    List<String> lintArgs = new ArrayList<>(List.of("lint", "--strict", Helm.CHART.toString()));
+    values.forEach(v -> lintArgs.addAll(List.of("--set", v)));
+    Helm.Result lint = helm.run(lintArgs);
+    assertThat(lint.exitCode()).as(lint.stdout() + lint.stderr()).isZero();
+    Manifests m = Manifests.parse(helm.template("minimal.yaml", values.toArray(String[]::new)).rendered());
+    Deployment horizon = m.of(Deployment.class).stream()
+        .filter(d -> d.getMetadata().getName().equals("sextant-horizon")).findFirst().orElseThrow();
+    Container c = horizon.getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertThat(c.getImage()).isEqualTo("apache/skywalking-ui:horizon-0.7.0");
+    assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/api/health");
+    // The Sextant credentials come from the user's Secret into the environment, never into the file.
+    assertThat(env(c).get("SEXTANT_PASSWORD").getValueFrom().getSecretKeyRef().getName()).isEqualTo("horizon-sextant");
+    Secret config = m.of(Secret.class).stream().filter(s -> s.getMetadata().getName().equals("sextant-horizon"))
+        .findFirst().orElseThrow();
+    JsonNode yaml = new ObjectMapper(new YAMLFactory()).readTree(config.getStringData().get("horizon.yaml"));
+    for (String url : List.of("queryUrl", "adminUrl")) {
+      assertThat(yaml.path("oap").path(url).asText()).isEqualTo("http://sextant-http.observability:12800");
+    }
+    assertThat(yaml.path("oap").path("auth").path("password").asText()).isEqualTo("${SEXTANT_PASSWORD}");
+    assertThat(yaml.at("/auth/local/users/0/passwordHash").asText()).isEqualTo(hash);
+    assertThat(horizon.getSpec().getTemplate().getSpec().getVolumes()).anyMatch(v -> v.getSecret() != null
+        && v.getSecret().getSecretName().equals("sextant-horizon"));
+    assertThat(m.service("sextant-horizon").getSpec().getPorts()).singleElement()
+        .satisfies(p -> assertThat(p.getPort()).isEqualTo(8081));
+    assertThat(m.service("sextant-http").getSpec().getSelector()).containsEntry("app.kubernetes.io/component",
+        "collector");
+    // An operator's own horizon.yaml (LDAP, RBAC) replaces the chart's.
+    Manifests own = Manifests.parse(helm.template("minimal.yaml", "horizon.enabled=true",
+        "horizon.existingConfigSecret=my-horizon").rendered());
+    assertThat(own.of(Secret.class)).noneMatch(s -> s.getMetadata().getName().equals("sextant-horizon"));
+    assertThat(own.of(Deployment.class).stream().flatMap(d -> d.getSpec().getTemplate().getSpec().getVolumes()
+        .stream()).filter(v -> v.getSecret() != null).map(v -> v.getSecret().getSecretName())).contains("my-horizon");
+
+    Manifests secured = Manifests.parse(helm.template("secured.yaml", "horizon.enabled=true",
+        "security.tls.http=false").rendered());
+    assertThat(secured.one(NetworkPolicy.class).getSpec().getIngress().get(1).getFrom())
+        .anyMatch(peer -> peer.getPodSelector() != null && "horizon".equals(
+            peer.getPodSelector().getMatchLabels().get("app.kubernetes.io/component")));
+    assertThat(helm.template("secured.yaml", "horizon.enabled=true").stderr())
+        .contains("horizon.enabled needs security.tls.http=false");
   }
 
   @Test

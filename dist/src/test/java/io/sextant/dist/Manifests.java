@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -46,6 +47,7 @@ final class Manifests {
   /** The API types the chart renders. */
   private static final Map<String, Class<? extends HasMetadata>> TYPES = Map.ofEntries(
       Map.entry("v1/ConfigMap", ConfigMap.class),
+      Map.entry("v1/Secret", Secret.class),
       Map.entry("v1/Service", Service.class),
       Map.entry("v1/ServiceAccount", ServiceAccount.class),
       Map.entry("apps/v1/Deployment", Deployment.class),
