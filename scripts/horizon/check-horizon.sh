@@ -48,7 +48,8 @@ t1=$(date +%s)
 t2=$(date +%s)
 log "horizon built: install $((t1 - t0)) s, package $((t2 - t1)) s"
 
-# 2. Sextant from the tarball, with mesh (bookinfo) and Rover (K8S_SERVICE) traffic.
+# 2. Sextant from the tarball, with mesh (bookinfo), Envoy metrics (MESH_DP) and Rover (K8S_SERVICE)
+# traffic.
 tar -xzf "$TARBALL" -C "$WORK"
 S=$(dirname "$(dirname "$(ls "$WORK"/*/bin/sextant)")")
 sed -i 's/^  host: 0.0.0.0/  host: 127.0.0.1/' "$S/config/application.yml"
@@ -63,6 +64,8 @@ LG=(java -Xmx256m -cp "$CP" io.sextant.benchmarks.LoadGenerator --target=127.0.0
     --duration=3600 --topology=bookinfo --verify=false --report=60)
 "${LG[@]}" --rate=200 --backfill-minutes=30 >"$OUT/load-mesh.log" 2>&1 & PIDS+=($!)
 "${LG[@]}" --protocol=rover --rate=20 >"$OUT/load-rover.log" 2>&1 & PIDS+=($!)
+java -Xmx128m -cp "$CP" io.sextant.benchmarks.EnvoyMetricsTraffic --target=127.0.0.1:11800 --duration=3600 \
+  >"$OUT/load-envoy-metrics.log" 2>&1 & PIDS+=($!)
 
 # 3. Horizon against Sextant (GraphQL, template store and Zipkin all on 12800); admin/admin.
 sed -e 's#http://localhost:9412/zipkin#http://127.0.0.1:12800/zipkin#; s#http://localhost:12800#http://127.0.0.1:12800#g' \

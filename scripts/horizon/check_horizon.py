@@ -78,6 +78,7 @@ def main():
     edge = lambda e: f"&client={e[0]}&server={e[1]}" if all(e) else ""  # noqa: E731
     q = lambda sid: f"?service={sid}" if sid else ""  # noqa: E731
     pages = [
+        ("home", "/"),  # Horizon opens the first overview: Sextant's mesh overview
         # layer keys are lower case in Horizon's routes (the topology tab matches them exactly)
         ("mesh-landing", "/layer/mesh/service"),
         ("mesh-service", f"/layer/mesh/service{q(mesh)}"),
@@ -85,9 +86,7 @@ def main():
         ("mesh-endpoint", f"/layer/mesh/endpoint{q(mesh)}"),
         ("mesh-topology", "/layer/mesh/topology"),
         ("mesh-instance-topology", f"/layer/mesh/topology?view=instance{edge(mesh_edge)}"),
-        ("mesh-trace", f"/layer/mesh/trace{q(mesh)}"),  # template: traces.source zipkin
-        ("mesh-logs", f"/layer/mesh/logs{q(mesh)}"),
-        ("mesh-pod-logs", f"/layer/mesh/pod-logs{q(mesh)}"),
+        ("mesh-dp-landing", "/layer/mesh_dp/instance"),
         ("mesh-dp", f"/layer/mesh_dp/instance{q(dp)}"),
         ("k8s-service", f"/layer/k8s_service/service{q(k8s)}"),
         ("k8s-instance", f"/layer/k8s_service/instance{q(k8s)}"),

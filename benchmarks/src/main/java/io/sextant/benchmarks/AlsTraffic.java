@@ -28,9 +28,11 @@ import io.sextant.benchmarks.MeshTopology.Service;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
 
@@ -220,6 +222,18 @@ final class AlsTraffic {
       throw new IllegalArgumentException("the topology has no HTTP traffic to log");
     }
     this.proxies = List.copyOf(ordered);
+  }
+
+  /** A proxy's Envoy clusters: the outbound one of each service it calls, then its inbound one. */
+  List<String> upstreamClusters(Proxy p) {
+    Set<String> out = new LinkedHashSet<>();
+    for (int i = 0; i < p.edges.size(); i++) {
+      if (p.outbound.get(i)) {
+        out.add(names.get(p.edges.get(i).dest).outboundCluster());
+      }
+    }
+    out.add("inbound|" + PORT + "||");
+    return List.copyOf(out);
   }
 
   /** The proxy stream {@code i} stands for. */
