@@ -53,6 +53,13 @@ log "horizon built: install $((t1 - t0)) s, package $((t2 - t1)) s"
 tar -xzf "$TARBALL" -C "$WORK"
 S=$(dirname "$(dirname "$(ls "$WORK"/*/bin/sextant)")")
 sed -i 's/^  host: 0.0.0.0/  host: 127.0.0.1/' "$S/config/application.yml"
+# A rule that fires on any traffic, so the Alarms page and the overview's alarm widget have one to show.
+sed -i '/^rules:/a\
+  horizon_check_rule:\
+    expression: sum(service_cpm > 1) >= 1\
+    period: 2\
+    message: Service {name} has traffic (the Horizon check'"'"'s own rule, so that an alarm shows)' \
+  "$S/config/alarm-settings.yml"
 # Horizon seeds its templates at boot with writes, which Sextant allows the editor role only; this
 # throwaway instance lets anonymous callers write (a real one gives Horizon a user in oap.auth).
 SEXTANT_AUTH_ANONYMOUS=editor "$S/bin/sextant" >"$OUT/sextant.log" 2>&1 & PIDS+=($!)
@@ -62,7 +69,7 @@ BENCH=${BENCH_TARGET:-$REPO/benchmarks/target}
 CP="$BENCH/classes:$(cat "$BENCH/classpath.txt")"
 LG=(java -Xmx256m -cp "$CP" io.sextant.benchmarks.LoadGenerator --target=127.0.0.1:11800 --http=127.0.0.1:12800
     --duration=3600 --topology=bookinfo --verify=false --report=60)
-"${LG[@]}" --rate=200 --backfill-minutes=30 >"$OUT/load-mesh.log" 2>&1 & PIDS+=($!)
+"${LG[@]}" --rate=200 >"$OUT/load-mesh.log" 2>&1 & PIDS+=($!)
 "${LG[@]}" --protocol=rover --rate=20 >"$OUT/load-rover.log" 2>&1 & PIDS+=($!)
 java -Xmx128m -cp "$CP" io.sextant.benchmarks.EnvoyMetricsTraffic --target=127.0.0.1:11800 --duration=3600 \
   >"$OUT/load-envoy-metrics.log" 2>&1 & PIDS+=($!)
@@ -73,8 +80,13 @@ sed -e 's#http://localhost:9412/zipkin#http://127.0.0.1:12800/zipkin#; s#http://
 (cd "$WORK" && LOG_LEVEL=warn HORIZON_CONFIG="$WORK/horizon.yaml" HORIZON_STATIC_DIR="$H/dist/static" \
   exec node "$H/dist/server.js" >"$OUT/horizon.log" 2>&1) & PIDS+=($!)
 for _ in $(seq 1 60); do curl -sf http://127.0.0.1:8081/api/health >/dev/null && break; sleep 1; done
-log "Sextant and Horizon up; 120 s of traffic before the pages are opened"
-sleep 120
+log "Sextant and Horizon up; 150 s of live traffic, then until an alarm has fired, before the pages are opened"
+sleep 150
+for _ in $(seq 1 30); do
+  curl -s http://127.0.0.1:12800/graphql -H 'content-type: application/json' -d '{"query":"{ getAlarm(duration: {start: \"'"$(date -u -d '-30 min' '+%Y-%m-%d %H%M')"'\", end: \"'"$(date -u -d '+1 min' '+%Y-%m-%d %H%M')"'\", step: MINUTE}, paging: {pageNum: 1, pageSize: 1}) { msgs { id } } }"}' \
+    | grep -q '"id"' && break
+  sleep 10
+done
 
 # 4. The pages.
 set +e

@@ -50,7 +50,7 @@ public final class HorizonDashboards {
   private static void layer(List<JsonNode> out, String name, JsonNode t) {
     String layer = t.path("key").asText();
     ArrayNode columns = JSON.createArrayNode();
-    t.path("layer-header").path("columns").forEach(c -> columns.add(c.path("mqe")));
+    t.path("header").path("columns").forEach(c -> columns.add(c.path("mqe")));
     if (!columns.isEmpty()) {
       out.add(dashboard(name + " landing", layer, "All", widget("columns", "ServiceList", columns)));
     }
