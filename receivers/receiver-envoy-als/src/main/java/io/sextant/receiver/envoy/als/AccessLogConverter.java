@@ -39,8 +39,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * workload by the downstream connection's local address for inbound and gateway entries, by its
  * remote address for outbound entries; the caller by the downstream remote address, the callee by
  * the upstream remote address. A peer on the downstream side makes the entry a server-side report,
- * one on the upstream side a client-side report. Entries that cannot be attributed are counted by
- * reason and logged (one line per interval, with an example proxy).
+ * one on the upstream side a client-side report. An ambient waypoint's entry is both, as in
+ * SkyWalking 10.3: caller to waypoint (its server side) and waypoint to callee (its client side).
+ * Entries that cannot be attributed are counted by reason and logged (one line per interval, with an
+ * example proxy).
  */
 final class AccessLogConverter {
   private static final String DOWNSTREAM_PEER = "downstream_peer";
@@ -102,8 +104,8 @@ final class AccessLogConverter {
     unattributed.note(reason, count, nodeId, "");
   }
 
-  List<CallRecord> http(HTTPAccessLogEntry entry, ServiceIdentity self, boolean gateway) {
-    return http(entry, new Proxy("", self, gateway));
+  List<CallRecord> http(HTTPAccessLogEntry entry, ServiceIdentity self, Proxy.Role role) {
+    return http(entry, new Proxy("", self, role));
   }
 
   /** Records for one HTTP entry; an empty list means dropped (and counted). */
@@ -114,7 +116,6 @@ final class AccessLogConverter {
       return List.of();
     }
     ServiceIdentity self = peers.self;
-    boolean gateway = proxy.gateway();
     String method = entry.getRequest().getRequestMethod().name();
     String path = entry.hasRequest() ? entry.getRequest().getPath() : "/";
     if (path.length() > maxStringLength) {
@@ -143,8 +144,8 @@ final class AccessLogConverter {
       out.add(call(outStart, outEnd, self, peers.upstream, endpoint, latency,
           effectiveCode, effectiveCode < 400, protocol, DetectPoint.CLIENT, NO_TLS, flags, reqNanos, respNanos));
     }
-    if (peers.reportsServerSide(gateway)) {
-      ServiceIdentity source = callerOf(peers, gateway);
+    if (peers.reportsServerSide(proxy.role())) {
+      ServiceIdentity source = callerOf(peers, proxy.role());
       long latency = Math.max(1, millis(common.getTimeToLastDownstreamTxByte()));
       String endpoint = endpoints.name(self.service(), method, path);
       out.add(call(start, start + latency, source, self, endpoint, (int) Math.min(latency, Integer.MAX_VALUE),
@@ -154,8 +155,8 @@ final class AccessLogConverter {
     return out;
   }
 
-  List<FlowRecord> tcp(TCPAccessLogEntry entry, ServiceIdentity self, boolean gateway) {
-    return tcp(entry, new Proxy("", self, gateway));
+  List<FlowRecord> tcp(TCPAccessLogEntry entry, ServiceIdentity self, Proxy.Role role) {
+    return tcp(entry, new Proxy("", self, role));
   }
 
   /** Flows for one TCP entry; an empty list means dropped (and counted). */
@@ -166,7 +167,6 @@ final class AccessLogConverter {
       return List.of();
     }
     ServiceIdentity self = peers.self;
-    boolean gateway = proxy.gateway();
     long start = millis(common.getStartTime());
     long end = start + millis(common.getDuration());
     long received = entry.getConnectionProperties().getReceivedBytes();
@@ -177,33 +177,42 @@ final class AccessLogConverter {
     if (peers.upstream != null) {
       out.add(flow(start, end, self, peers.upstream, DetectPoint.CLIENT, NO_TLS, flags, received, sent));
     }
-    if (peers.reportsServerSide(gateway)) {
-      out.add(flow(start, end, callerOf(peers, gateway), self, DetectPoint.SERVER, tls, flags, received, sent));
+    if (peers.reportsServerSide(proxy.role())) {
+      out.add(flow(start, end, callerOf(peers, proxy.role()), self, DetectPoint.SERVER, tls, flags, received,
+          sent));
     }
     metrics.attributed.increment();
     return out;
   }
 
   /**
-   * Who called, for the server side: the known downstream peer; for a gateway whose caller is
-   * outside the mesh, SkyWalking's UNKNOWN service (so the gateway has a server-side relation and a
-   * node type); otherwise null (no relation; the service's own metrics still count).
+   * Who called, for the server side: the known downstream peer; for a gateway or waypoint whose
+   * caller is unknown (outside the mesh), SkyWalking's UNKNOWN service, so the proxy has a
+   * server-side relation and a node type; for a sidecar null (no relation; the service's own
+   * metrics still count).
    */
-  private ServiceIdentity callerOf(Peers peers, boolean gateway) {
+  private ServiceIdentity callerOf(Peers peers, Proxy.Role role) {
     if (peers.downstream != null) {
       return peers.downstream;
     }
     metrics.partial("caller_unresolved");
-    return gateway ? OUTSIDE : null;
+    return switch (role) {
+      case GATEWAY, WAYPOINT -> OUTSIDE;
+      case SIDECAR -> null;
+    };
   }
 
   private record Peers(ServiceIdentity self, ServiceIdentity downstream, ServiceIdentity upstream, boolean inbound) {
     /**
-     * The proxy's own workload is the server side when the caller is known, the entry is inbound,
-     * or the proxy is a gateway (nothing else reports the traffic entering the mesh).
+     * A sidecar's own workload is the server side when the caller is known or the entry is inbound.
+     * A gateway or waypoint always reports it: nothing else reports the traffic entering the mesh,
+     * or the hop into the waypoint (ztunnel sends no access logs).
      */
-    boolean reportsServerSide(boolean gateway) {
-      return downstream != null || inbound || gateway;
+    boolean reportsServerSide(Proxy.Role role) {
+      return switch (role) {
+        case GATEWAY, WAYPOINT -> true;
+        case SIDECAR -> downstream != null || inbound;
+      };
     }
   }
 
@@ -221,6 +230,43 @@ final class AccessLogConverter {
     Map<String, Any> state = common.getFilterStateObjectsMap();
     ServiceIdentity down = peer(state, DOWNSTREAM_PEER, LEGACY_DOWNSTREAM_PEER);
     ServiceIdentity up = peer(state, UPSTREAM_PEER, LEGACY_UPSTREAM_PEER);
+    return switch (proxy.role()) {
+      case WAYPOINT -> throughWaypoint(common, proxy, down, up);
+      case SIDECAR, GATEWAY -> sidecarOrGateway(common, proxy, down, up);
+    };
+  }
+
+  /**
+   * A waypoint's entry, whatever its cluster ({@code inbound-vip|9080|http|reviews...}, not the
+   * sidecar's {@code inbound|}/{@code outbound|}): the waypoint is named by its node metadata, the
+   * caller by the downstream peer or (Kubernetes mode) the downstream address, the callee by the
+   * upstream peer or (Kubernetes mode) the upstream address, usually an Envoy internal address whose
+   * endpoint id is the callee pod's. Without a callee the entry is dropped; an unknown caller is
+   * outside the mesh, as for a gateway.
+   */
+  private Peers throughWaypoint(AccessLogCommon common, Proxy proxy, ServiceIdentity down, ServiceIdentity up) {
+    ServiceIdentity self = proxy.self();
+    if (self == null) {
+      // Waypoint pods always carry Istio's node metadata; their own addresses in an entry are internal.
+      unattributable(resolver != null ? "proxy_unresolved" : "unknown_node", proxy,
+          "a waypoint is named only by its node metadata");
+      return null;
+    }
+    if (resolver != null) {
+      String direct = ip(common.getDownstreamDirectRemoteAddress());
+      down = down != null ? down : byIp(direct.isEmpty() ? ip(common.getDownstreamRemoteAddress()) : direct);
+      up = up != null ? up : byIp(ip(common.getUpstreamRemoteAddress()));
+    }
+    if (up == null) {
+      unattributable("destination_unresolved", proxy, "waypoint upstream "
+          + ip(common.getUpstreamRemoteAddress()) + " (" + common.getUpstreamCluster() + ")");
+      return null;
+    }
+    return new Peers(self, down, up, false);
+  }
+
+  private Peers sidecarOrGateway(AccessLogCommon common, Proxy proxy, ServiceIdentity down, ServiceIdentity up) {
+    boolean gateway = proxy.role() == Proxy.Role.GATEWAY;
     ServiceIdentity self = proxy.self();
     Direction direction = Direction.ofCluster(common.getUpstreamCluster());
     boolean inbound = direction == Direction.INBOUND;
@@ -229,7 +275,7 @@ final class AccessLogConverter {
       // The remote address may come from X-Forwarded-For or the PROXY protocol; the direct one is the socket's.
       String remote = ip(common.hasDownstreamDirectRemoteAddress()
           ? common.getDownstreamDirectRemoteAddress() : common.getDownstreamRemoteAddress());
-      if (proxy.gateway() || inbound) {
+      if (gateway || inbound) {
         // The connection came to the proxy's own workload (or the gateway's listener) from the caller.
         self = self != null ? self : byIp(local);
         down = down != null ? down : byIp(remote);
@@ -241,8 +287,8 @@ final class AccessLogConverter {
         up = byIp(ip(common.getUpstreamRemoteAddress()));
       }
       if (self == null) {
-        String reason = direction == null && !proxy.gateway() ? "direction_unknown" : "proxy_unresolved";
-        String own = proxy.gateway() || inbound ? local : remote;
+        String reason = direction == null && !gateway ? "direction_unknown" : "proxy_unresolved";
+        String own = gateway || inbound ? local : remote;
         unattributable(reason, proxy, !"proxy_unresolved".equals(reason) ? ""
             : own.isEmpty() ? "no address of its own in the entry" : "own address " + own + " matches no pod");
         return null;
@@ -369,8 +415,23 @@ final class AccessLogConverter {
     }
   }
 
-  private static String ip(Address a) {
-    return a.getSocketAddress().getAddress();
+  /**
+   * The IP of an address: a socket address's, or the one in an Envoy internal address's endpoint id
+   * ({@code 10.0.3.7:9080}, {@code [fd00::7]:9080}): a waypoint reaches its callee through its
+   * internal {@code connect_originate} listener (HBONE), naming the callee pod only there.
+   */
+  static String ip(Address a) {
+    if (!a.hasEnvoyInternalAddress()) {
+      return a.getSocketAddress().getAddress();
+    }
+    String id = a.getEnvoyInternalAddress().getEndpointId();
+    if (id.startsWith("[")) {
+      int close = id.indexOf(']');
+      return close > 0 ? id.substring(1, close) : "";
+    }
+    int colon = id.indexOf(':');
+    // One colon: host and port; none: a bare IP; more: an unbracketed IPv6 address without a port.
+    return colon < 0 || id.indexOf(':', colon + 1) >= 0 ? id : id.substring(0, colon);
   }
 
   private static long millis(Timestamp t) {

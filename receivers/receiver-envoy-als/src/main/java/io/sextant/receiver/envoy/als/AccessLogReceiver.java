@@ -112,7 +112,7 @@ public final class AccessLogReceiver implements Receiver {
     protected void handle(StreamAccessLogsMessage message) {
       if (message.hasIdentifier() && !message.getIdentifier().getNode().equals(node)) {
         node = message.getIdentifier().getNode();
-        proxy = new Proxy(node.getId(), converter.self(node).orElse(null), Proxy.isGateway(node));
+        proxy = new Proxy(node.getId(), converter.self(node).orElse(null), Proxy.Role.of(node));
       }
       metrics.httpEntries.increment(message.getHttpLogs().getLogEntryCount());
       metrics.tcpEntries.increment(message.getTcpLogs().getLogEntryCount());

@@ -10,6 +10,7 @@ import com.google.protobuf.Timestamp;
 import com.google.protobuf.UInt32Value;
 import com.google.protobuf.Value;
 import io.envoyproxy.envoy.config.core.v3.Address;
+import io.envoyproxy.envoy.config.core.v3.EnvoyInternalAddress;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.config.core.v3.SocketAddress;
 import io.envoyproxy.envoy.data.accesslog.v3.AccessLogCommon;
@@ -64,7 +65,7 @@ class AccessLogConverterProperties {
   void everyEntryIsConvertedOrDropped(@ForAll("messages") StreamAccessLogsMessage message, @ForAll boolean k8s) {
     AccessLogConverter converter = k8s ? byAddress : byMetadata;
     Node node = message.getIdentifier().getNode();
-    Proxy proxy = new Proxy(node.getId(), converter.self(node).orElse(null), Proxy.isGateway(node));
+    Proxy proxy = new Proxy(node.getId(), converter.self(node).orElse(null), Proxy.Role.of(node));
     for (HTTPAccessLogEntry e : message.getHttpLogs().getLogEntryList()) {
       List<CallRecord> calls = converter.http(e, proxy);
       calls.forEach(r -> Statistics.label("records").collect("call " + r.detectPoint()));
@@ -97,7 +98,8 @@ class AccessLogConverterProperties {
 
   private static Arbitrary<Node> node() {
     Arbitrary<String> id = Arbitraries.of("sidecar~10.0.0.2~ratings-0.default~default.svc.cluster.local",
-        "router~10.0.0.3~gw-0.istio-system~istio-system.svc.cluster.local", "");
+        "router~10.0.0.3~gw-0.istio-system~istio-system.svc.cluster.local",
+        "waypoint~10.0.2.5~waypoint-7d9f.default~default.svc.cluster.local", "");
     return Combinators.combine(id, workload().injectNull(0.1))
         .as((i, w) -> w == null ? Node.newBuilder().setId(i).build() : Node.newBuilder().setId(i).setMetadata(w)
             .build());
@@ -137,8 +139,13 @@ class AccessLogConverterProperties {
   }
 
   private static Arbitrary<Address> address() {
-    return Combinators.combine(text(), Arbitraries.integers()).as((ip, port) -> Address.newBuilder()
-        .setSocketAddress(SocketAddress.newBuilder().setAddress(ip).setPortValue(port)).build());
+    Arbitrary<Address> socket = Combinators.combine(text(), Arbitraries.integers()).as((ip, port) -> Address
+        .newBuilder().setSocketAddress(SocketAddress.newBuilder().setAddress(ip).setPortValue(port)).build());
+    // A waypoint's upstream: an Envoy internal address naming the callee pod in its endpoint id.
+    Arbitrary<Address> internal = Arbitraries.oneOf(text(), Arbitraries.of("10.0.3.7:9080", "[fd00::7]:9080", "[",
+        ":", "fd00::7")).map(id -> Address.newBuilder().setEnvoyInternalAddress(EnvoyInternalAddress.newBuilder()
+            .setServerListenerName("connect_originate").setEndpointId(id)).build());
+    return Arbitraries.frequencyOf(Tuple.of(4, socket), Tuple.of(1, internal));
   }
 
   private static Arbitrary<AccessLogCommon> common() {

@@ -1,5 +1,6 @@
 package io.sextant.receiver.envoy.als;
 
+import static io.sextant.receiver.envoy.als.Proxy.Role.SIDECAR;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Any;
@@ -34,19 +35,19 @@ class AlsBadInputTest {
 
   @Test
   void entriesThatCannotBeAttributedAreCountedByReason() {
-    assertThat(converter.http(HTTPAccessLogEntry.getDefaultInstance(), self, false)).isEmpty();
-    assertThat(converter.tcp(TCPAccessLogEntry.getDefaultInstance(), self, false)).isEmpty();
+    assertThat(converter.http(HTTPAccessLogEntry.getDefaultInstance(), self, SIDECAR)).isEmpty();
+    assertThat(converter.tcp(TCPAccessLogEntry.getDefaultInstance(), self, SIDECAR)).isEmpty();
     assertThat(dropped("missing_common_properties")).isEqualTo(2);
 
     HTTPAccessLogEntry noDirection = HTTPAccessLogEntry.newBuilder()
         .setCommonProperties(AccessLogCommon.newBuilder().setUpstreamCluster("BlackHoleCluster")).build();
-    assertThat(converter.http(noDirection, self, false)).isEmpty();
+    assertThat(converter.http(noDirection, self, SIDECAR)).isEmpty();
     assertThat(dropped("direction_unknown")).isEqualTo(1);
 
     HTTPAccessLogEntry hugePath = HTTPAccessLogEntry.newBuilder()
         .setCommonProperties(AccessLogCommon.newBuilder().setUpstreamCluster("inbound|9080||"))
         .setRequest(HTTPRequestProperties.newBuilder().setPath("/" + "x".repeat(100))).build();
-    assertThat(converter.http(hugePath, self, false)).isEmpty();
+    assertThat(converter.http(hugePath, self, SIDECAR)).isEmpty();
     assertThat(dropped("string_too_long")).isEqualTo(1);
   }
 
@@ -59,7 +60,7 @@ class AlsBadInputTest {
             .setTimeToLastDownstreamTxByte(Duration.newBuilder().setSeconds(-30))
             .setTimeToFirstUpstreamRxByte(Duration.newBuilder().setSeconds(9_000_000)))
         .build();
-    List<CallRecord> records = converter.http(absurd, self, false);
+    List<CallRecord> records = converter.http(absurd, self, SIDECAR);
     // Counted for the service (caller unknown), with a latency of at least 1 ms and no negative
     // sidecar latency.
     assertThat(records).hasSize(1);
@@ -77,12 +78,12 @@ class AlsBadInputTest {
                 .putFields("NAME", Value.newBuilder().setStringValue("10.0.0.7").build())
                 .putFields("WORKLOAD_NAME", Value.newBuilder().setStringValue("details").build()).build())))
         .build();
-    assertThat(converter.http(longClientSide, self, false)).singleElement()
+    assertThat(converter.http(longClientSide, self, SIDECAR)).singleElement()
         .satisfies(r -> assertThat(r.latencyMillis()).isEqualTo(Integer.MAX_VALUE));
 
     HTTPAccessLogEntry beforeEpoch = absurd.toBuilder().setCommonProperties(absurd.getCommonProperties().toBuilder()
         .setStartTime(Timestamp.newBuilder().setSeconds(-5))).build();
-    assertThat(converter.http(beforeEpoch, self, false)).isEmpty();
+    assertThat(converter.http(beforeEpoch, self, SIDECAR)).isEmpty();
     assertThat(dropped("bad_time")).isEqualTo(1);
   }
 }

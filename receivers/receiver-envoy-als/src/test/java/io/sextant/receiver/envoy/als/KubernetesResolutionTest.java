@@ -1,5 +1,6 @@
 package io.sextant.receiver.envoy.als;
 
+import static io.sextant.receiver.envoy.als.Proxy.Role.SIDECAR;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Struct;
@@ -97,7 +98,7 @@ class KubernetesResolutionTest {
     ServiceIdentity ratings = converter.self(ratingsNode).orElseThrow();
     assertThat(ratings.service()).isEqualTo("ratings.default");
 
-    List<CallRecord> in = converter.http(entry("inbound|9080||", "10.1.0.7", "127.0.0.1"), ratings, false);
+    List<CallRecord> in = converter.http(entry("inbound|9080||", "10.1.0.7", "127.0.0.1"), ratings, SIDECAR);
     assertThat(in).hasSize(1);
     assertThat(in.get(0).detectPoint()).isEqualTo(DetectPoint.SERVER);
     assertThat(in.get(0).sourceService()).isEqualTo("reviews.default");
@@ -108,13 +109,13 @@ class KubernetesResolutionTest {
     ServiceIdentity reviews = new ServiceIdentity("reviews.default", "reviews-v2-7bf8c9648f-4nx8k", Map.of());
     List<CallRecord> out = converter.http(
         entry("outbound|9080||ratings.default.svc.cluster.local", "127.0.0.1", "10.1.0.9"),
-        reviews, false);
+        reviews, SIDECAR);
     assertThat(out).hasSize(1);
     assertThat(out.get(0).detectPoint()).isEqualTo(DetectPoint.CLIENT);
     assertThat(out.get(0).destService()).isEqualTo("ratings.default");
 
     // An address nobody knows: the entry is counted as unresolved, not silently lost.
-    assertThat(converter.http(entry("outbound|9080||x", "127.0.0.1", "10.9.9.9"), reviews, false)).isEmpty();
+    assertThat(converter.http(entry("outbound|9080||x", "127.0.0.1", "10.9.9.9"), reviews, SIDECAR)).isEmpty();
     assertThat(registry.get("sextant_als_entries_dropped").tag("reason", "destination_unresolved").counter().count())
         .isEqualTo(1.0);
   }
@@ -134,7 +135,7 @@ class KubernetesResolutionTest {
     AccessLogConverter converter = new AccessLogConverter(new ServiceNaming(ServiceNaming.DEFAULT_LABELS, true),
         new EndpointNamer("", 100, 100, () -> {}), resolver, 512, new AlsMetrics(registry));
     // The node id names reviews' IP; the entry's addresses say productpage. Addresses win.
-    Proxy plain = new Proxy("sidecar~10.1.0.7~productpage-v1-6b746f74dc-9stvs.default~x", null, false);
+    Proxy plain = new Proxy("sidecar~10.1.0.7~productpage-v1-6b746f74dc-9stvs.default~x", null, SIDECAR);
 
     // Client side: the application's own pod is the downstream remote address; the Service IP is local.
     List<CallRecord> out = converter.http(
@@ -159,7 +160,7 @@ class KubernetesResolutionTest {
 
     // Node metadata, when present, wins over the address (here an address no pod has).
     Proxy named = new Proxy("sidecar~x", new ServiceIdentity("ratings.default", "ratings-v1-0.default", Map.of()),
-        false);
+        SIDECAR);
     assertThat(converter.http(withLocal(entry("inbound|9080||", "10.1.0.7", "10.9.9.9"), "10.9.9.9"), named))
         .singleElement().satisfies(r -> assertThat(r.destService()).isEqualTo("ratings.default"));
 

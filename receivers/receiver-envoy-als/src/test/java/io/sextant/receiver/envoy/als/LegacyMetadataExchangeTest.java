@@ -1,5 +1,6 @@
 package io.sextant.receiver.envoy.als;
 
+import static io.sextant.receiver.envoy.als.Proxy.Role.SIDECAR;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
@@ -40,7 +41,7 @@ class LegacyMetadataExchangeTest {
 
   @Test
   void legacyDownstreamPeerIsTheCaller() {
-    List<CallRecord> records = converter.http(entry("inbound|9080||", "wasm.downstream_peer"), ratings, false);
+    List<CallRecord> records = converter.http(entry("inbound|9080||", "wasm.downstream_peer"), ratings, SIDECAR);
     assertThat(records).hasSize(1);
     CallRecord r = records.get(0);
     assertThat(r.detectPoint()).isEqualTo(DetectPoint.SERVER);
@@ -54,7 +55,7 @@ class LegacyMetadataExchangeTest {
   @Test
   void legacyUpstreamPeerIsTheCallee() {
     List<CallRecord> records = converter.http(
-        entry("outbound|9080||reviews.bookinfo.svc.cluster.local", "wasm.upstream_peer"), ratings, false);
+        entry("outbound|9080||reviews.bookinfo.svc.cluster.local", "wasm.upstream_peer"), ratings, SIDECAR);
     assertThat(records).extracting(CallRecord::detectPoint, CallRecord::sourceService, CallRecord::destService)
         .containsExactly(tuple(DetectPoint.CLIENT, "ratings.bookinfo", "reviews.bookinfo"));
   }
