@@ -49,6 +49,34 @@ public final class EnvoyMetricNames {
   public static final List<String> CLUSTER_INCREASES = List.of(
       CLUSTER_UP_CX_INCR, CLUSTER_UP_RQ_INCR, CLUSTER_LB_HEALTHY_PANIC_INCR, CLUSTER_UP_CX_NONE_HEALTHY_INCR);
 
+  /**
+   * Per worker thread (label {@code worker}: {@code 0}, {@code 1}, ...): the connections open on it,
+   * summed over the proxy's listeners, averaged over the bucket.
+   */
+  public static final String WORKER_CX_ACTIVE = "envoy_worker_cx_active";
+  /** Per worker thread: the connections it accepted (its listeners' counters' increase). */
+  public static final String WORKER_CX_INCR = "envoy_worker_cx_incr";
+  /** Per thread (label {@code worker}, {@code main_thread} too): event-loop stalls over 200 ms. */
+  public static final String WORKER_WATCHDOG_MISS_INCR = "envoy_worker_watchdog_miss_incr";
+  /** Per thread: event-loop stalls over 1 s. */
+  public static final String WORKER_WATCHDOG_MEGA_MISS_INCR = "envoy_worker_watchdog_mega_miss_incr";
+  /**
+   * Per listener (label {@code listener}, e.g. {@code 0.0.0.0_15006}): 100 × the busiest worker's
+   * open connections over an even split's ({@code ceil(total / workers)}); 100 is as even as whole
+   * connections allow, 100 × workers is everything on one worker. Averaged over the bucket.
+   */
+  public static final String LISTENER_CX_ACTIVE_IMBALANCE = "envoy_listener_cx_active_imbalance";
+  /** Per listener: the same ratio for the connections accepted between two snapshots. */
+  public static final String LISTENER_CX_INCR_IMBALANCE = "envoy_listener_cx_incr_imbalance";
+
+  /** Per-worker gauges (label {@code worker}), averaged over the bucket. */
+  public static final List<String> WORKER_GAUGES = List.of(WORKER_CX_ACTIVE);
+  /** Per-worker counter increases (label {@code worker}), summed over the bucket. */
+  public static final List<String> WORKER_INCREASES =
+      List.of(WORKER_CX_INCR, WORKER_WATCHDOG_MISS_INCR, WORKER_WATCHDOG_MEGA_MISS_INCR);
+  /** Per-listener ratios (label {@code listener}), averaged over the bucket. */
+  public static final List<String> LISTENER_RATIOS = List.of(LISTENER_CX_ACTIVE_IMBALANCE, LISTENER_CX_INCR_IMBALANCE);
+
   /** The per-cluster instance metric of a cluster suffix. */
   public static String perCluster(String suffix) {
     return "envoy_" + suffix;

@@ -3,6 +3,9 @@ package io.sextant.core.metric;
 import static io.sextant.api.metric.EnvoyMetricNames.CLUSTER_GAUGES;
 import static io.sextant.api.metric.EnvoyMetricNames.CLUSTER_INCREASES;
 import static io.sextant.api.metric.EnvoyMetricNames.INSTANCE_GAUGES;
+import static io.sextant.api.metric.EnvoyMetricNames.LISTENER_RATIOS;
+import static io.sextant.api.metric.EnvoyMetricNames.WORKER_GAUGES;
+import static io.sextant.api.metric.EnvoyMetricNames.WORKER_INCREASES;
 import static io.sextant.api.metric.EnvoyMetricNames.hasRelationForm;
 import static io.sextant.api.metric.EnvoyMetricNames.perCluster;
 import static io.sextant.api.metric.EnvoyMetricNames.perRelation;
@@ -38,6 +41,16 @@ public final class EnvoyMetricTable implements MetricTable {
       if (hasRelationForm(suffix)) {
         t.add(row(perRelation(suffix), Scope.SERVICE_RELATION, longAvg(VALUE)));
       }
+    }
+    // Worker threads: how evenly a proxy's connections spread over them (docs/istio.md#worker-threads).
+    for (String name : WORKER_GAUGES) {
+      t.add(row(name, Scope.SERVICE_INSTANCE, labelledBy("worker", longAvg(VALUE))));
+    }
+    for (String name : WORKER_INCREASES) {
+      t.add(row(name, Scope.SERVICE_INSTANCE, labelledBy("worker", sum(VALUE))));
+    }
+    for (String name : LISTENER_RATIOS) {
+      t.add(row(name, Scope.SERVICE_INSTANCE, labelledBy("listener", longAvg(VALUE))));
     }
     for (String suffix : CLUSTER_INCREASES) {
       t.add(row(perCluster(suffix), Scope.SERVICE_INSTANCE, labelledBy("cluster_name", sum(VALUE))));

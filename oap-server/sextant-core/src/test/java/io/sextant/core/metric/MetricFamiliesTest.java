@@ -28,6 +28,9 @@ class MetricFamiliesTest {
       names.add(EnvoyMetricNames.perCluster(suffix));
       names.add(EnvoyMetricNames.perRelation(suffix));
     }
+    names.addAll(EnvoyMetricNames.WORKER_GAUGES);
+    names.addAll(EnvoyMetricNames.WORKER_INCREASES);
+    names.addAll(EnvoyMetricNames.LISTENER_RATIOS);
     for (String name : names) {
       assertThat(catalog.find(name)).as(name).hasValueSatisfying(d -> assertThat(d.source()).isEqualTo(Source.SAMPLE));
     }

@@ -24,7 +24,6 @@ import io.sextant.receiver.common.ServiceIdentity;
 import io.sextant.receiver.envoy.PeerMetadata;
 import io.sextant.receiver.envoy.ServiceNaming;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,11 +43,11 @@ import java.util.Set;
  */
 public final class EnvoyMetricsReceiver implements Receiver {
   static final String NAME = "envoyMetrics";
-  /** Counter baselines kept per stream; a proxy has a few hundred clusters at most. */
-  private static final int MAX_COUNTERS_PER_STREAM = 10_000;
+  private static final String CONCURRENCY = "server.concurrency";
 
   private final RecordSink sink;
   private final ServiceNaming naming;
+  private final Set<String> enabledRules;
   private final ReceiverMetrics common;
   private final Counter snapshots;
   private final Counter samples;
@@ -56,9 +55,10 @@ public final class EnvoyMetricsReceiver implements Receiver {
   private final Counter refused;
   private final Counter tooManyCounters;
 
-  public EnvoyMetricsReceiver(RecordSink sink, List<String> serviceNameLabels, MeterRegistry registry) {
+  public EnvoyMetricsReceiver(RecordSink sink, EnvoyMetricsConfig config, MeterRegistry registry) {
     this.sink = sink;
-    this.naming = new ServiceNaming(serviceNameLabels);
+    this.naming = new ServiceNaming(config.serviceNameLabels());
+    this.enabledRules = config.enabledRules();
     this.common = ReceiverMetrics.forReceiver(NAME, registry);
     this.snapshots = Counter.builder("sextant_envoy_metrics_snapshots").register(registry);
     this.samples = Counter.builder("sextant_envoy_metrics_samples").register(registry);
@@ -88,7 +88,7 @@ public final class EnvoyMetricsReceiver implements Receiver {
   private final class Stream extends RecordStream<StreamMetricsMessage, StreamMetricsResponse> {
     private Node node;
     private Optional<ServiceIdentity> self = Optional.empty();
-    private final Map<String, Double> lastCounters = new HashMap<>();
+    private final CounterBaselines baselines = new CounterBaselines();
 
     Stream(StreamObserver<StreamMetricsResponse> response) {
       super(sink, common, Completion.ALWAYS_OK, response, StreamMetricsResponse.getDefaultInstance());
@@ -107,7 +107,7 @@ public final class EnvoyMetricsReceiver implements Receiver {
         reject("unknown_node", "the proxy's node carries no usable workload metadata", 1);
         return;
       }
-      for (SampleRecord s : samples(message, self.get(), lastCounters, this::counterNotTracked)) {
+      for (SampleRecord s : samples(message, self.get(), enabledRules, baselines, this::counterNotTracked)) {
         if (!offer(s)) {
           return;
         }
@@ -116,7 +116,7 @@ public final class EnvoyMetricsReceiver implements Receiver {
 
     private void counterNotTracked() {
       tooManyCounters.increment();
-      reject("too_many_counters", "more than " + MAX_COUNTERS_PER_STREAM + " counters on one stream", 1);
+      reject("too_many_counters", "more than " + CounterBaselines.MAX_COUNTERS + " counters on one stream", 1);
     }
 
     @Override
@@ -129,18 +129,26 @@ public final class EnvoyMetricsReceiver implements Receiver {
     }
   }
 
-  /** The samples of one snapshot; {@code lastCounters} holds the stream's counter baselines. */
-  static List<SampleRecord> samples(StreamMetricsMessage message, ServiceIdentity self,
-      Map<String, Double> lastCounters, Runnable onCounterNotTracked) {
+  /** The samples of one snapshot; {@code baselines} holds the stream's counter totals. */
+  static List<SampleRecord> samples(StreamMetricsMessage message, ServiceIdentity self, Set<String> enabledRules,
+      CounterBaselines baselines, Runnable onCounterNotTracked) {
     long now = System.currentTimeMillis();
     // (metric, cluster name) → summed value; the relation forms keyed by the destination service.
     Map<String, Map<String, Long>> instanceValues = new LinkedHashMap<>();
     Map<String, Map<String, Long>> relationValues = new LinkedHashMap<>();
     long time = now;
+    WorkerStats workers = new WorkerStats();
+    long concurrency = 0;
     for (Metrics.MetricFamily family : message.getEnvoyMetricsList()) {
       for (Metrics.Metric m : family.getMetricList()) {
         if (m.getTimestampMs() > 0) {
           time = m.getTimestampMs();
+        }
+        if (family.getName().equals(CONCURRENCY)) {
+          concurrency = Math.round(value(family, m));
+        }
+        if (workers.take(family.getName(), value(family, m), baselines, onCounterNotTracked)) {
+          continue;
         }
         List<String> server = EnvoyStatsMapping.SERVER.get(family.getName());
         if (server != null) {
@@ -161,15 +169,11 @@ public final class EnvoyMetricsReceiver implements Receiver {
           v = Math.round(value(family, m));
         } else {
           metric = EnvoyStatsMapping.CLUSTER_COUNTERS.get(stat.stat());
-          double total = value(family, m);
-          Double last = lastCounters.get(family.getName());
-          if (last == null && lastCounters.size() >= MAX_COUNTERS_PER_STREAM) {
+          v = baselines.increase(family.getName(), value(family, m));
+          if (v < 0) {
             onCounterNotTracked.run();
             continue;
           }
-          lastCounters.put(family.getName(), total);
-          // The first snapshot only sets the baseline; a counter reset restarts from zero.
-          v = last == null ? 0 : Math.round(total >= last ? total - last : total);
         }
         if (!(metric.equals(CLUSTER_MEMBERSHIP_HEALTHY) && EnvoyStatsMapping.excludedFromMembership(clusterName))) {
           add(instanceValues, EnvoyMetricNames.perCluster(metric), clusterName, v);
@@ -178,6 +182,16 @@ public final class EnvoyMetricsReceiver implements Receiver {
           add(relationValues, EnvoyMetricNames.perRelation(metric), clusterName, v);
         }
       }
+    }
+    if (enabledRules.contains(EnvoyMetricsConfig.WORKER_RULES)) {
+      workers.emit(concurrency, (metric, label, v) -> add(instanceValues, metric, label, v));
+    }
+    baselines.snapshotDone();
+    if (!enabledRules.contains(EnvoyMetricsConfig.INSTANCE_RULES)) {
+      instanceValues.keySet().removeIf(metric -> !WorkerStats.METRICS.contains(metric));
+    }
+    if (!enabledRules.contains(EnvoyMetricsConfig.RELATION_RULES)) {
+      relationValues.clear();
     }
     List<SampleRecord> out = new ArrayList<>();
     long t = time;

@@ -20,7 +20,6 @@ public final class EnvoyMetricsReceiverFactory implements ReceiverFactory {
 
   @Override
   public Receiver create(ReceiverContext context) {
-    return new EnvoyMetricsReceiver(context.sink(), EnvoyMetricsConfig.load(context.settings()).serviceNameLabels(),
-        context.meters());
+    return new EnvoyMetricsReceiver(context.sink(), EnvoyMetricsConfig.load(context.settings()), context.meters());
   }
 }
