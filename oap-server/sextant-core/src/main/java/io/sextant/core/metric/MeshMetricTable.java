@@ -29,6 +29,7 @@ public final class MeshMetricTable implements MetricTable {
   private static final ToLongFunction<Observation> RESP_NANOS = r -> ((MeshRecord) r).internalResponseLatencyNanos();
   private static final ToLongFunction<Observation> RECEIVED = r -> ((FlowRecord) r).receivedBytes();
   private static final ToLongFunction<Observation> SENT = r -> ((FlowRecord) r).sentBytes();
+  private static final Predicate<Observation> MTLS = r -> "mTLS".equals(r.tlsMode());
 
   private final long apdexThresholdMillis;
 
@@ -68,6 +69,12 @@ public final class MeshMetricTable implements MetricTable {
       call(t, "service_instance_relation_" + s + "_percentile", ir, side, percentile(LATENCY));
     }
 
+    // The share of an edge's calls (connections) the server's proxy took over mutual TLS, as Kiali's
+    // security view shows it; only the server side knows (a client's proxy logs its app's plain hop).
+    call(t, "service_relation_server_mtls_percent", Scope.SERVICE_RELATION, Side.SERVER, percent(MTLS));
+    call(t, "service_instance_relation_server_mtls_percent", Scope.SERVICE_INSTANCE_RELATION, Side.SERVER,
+        percent(MTLS));
+
     // Sidecar-internal latencies (mesh.oal), in nanoseconds.
     call(t, "service_sidecar_internal_req_latency_nanos", Scope.SERVICE, Side.ANY, longAvg(REQ_NANOS));
     call(t, "service_sidecar_internal_resp_latency_nanos", Scope.SERVICE, Side.ANY, longAvg(RESP_NANOS));
@@ -100,6 +107,7 @@ public final class MeshMetricTable implements MetricTable {
       flow(t, "service_instance_relation_" + s + "_received", Scope.SERVICE_INSTANCE_RELATION, side, sum(RECEIVED));
       flow(t, "service_instance_relation_" + s + "_sent", Scope.SERVICE_INSTANCE_RELATION, side, sum(SENT));
     }
+    flow(t, "service_relation_server_tcp_mtls_percent", Scope.SERVICE_RELATION, Side.SERVER, percent(MTLS));
     return t;
   }
 

@@ -303,6 +303,8 @@ public abstract class DashboardContract {
     assertValue(relation, "service_relation_client_call_sla/100", "productpage->reviews", "87.5");
     assertValue(relation, "service_relation_server_resp_time", "productpage->reviews", "45");
     assertValue(relation, "service_relation_client_received", "reviews->mongodb", "3000");
+    // Bookinfo's sidecars took every call over mutual TLS.
+    assertValue(relation, "service_relation_server_mtls_percent/100", "productpage->reviews", "100");
     assertValue(relation, "service_client_sidecar_internal_req_latency_nanos", "productpage->reviews", "2500");
     assertValue(relation, "avg(service_instance_cpm)", "reviews/reviews-v1-0", "4");
     assertValue(relation, "avg(service_instance_relation_server_cpm)",
@@ -332,6 +334,12 @@ public abstract class DashboardContract {
     assertValue(instance, "envoy_cluster_up_cx_incr", pod, "cluster_name=reviews.default 2");
     assertValue(instance, "envoy_cluster_lb_healthy_panic_incr", pod, "cluster_name=reviews.default 1");
     assertValue(instance, "envoy_cluster_up_cx_none_healthy_incr", pod, "cluster_name=details.default 3");
+    assertValue(instance, "envoy_listener_cx_active_imbalance", pod, "listener=0.0.0.0_15006 150");
+    assertValue(instance, "envoy_listener_cx_incr_imbalance", pod, "listener=0.0.0.0_15006 125");
+    assertValue(instance, "envoy_worker_cx_active", pod, "worker=0 6; worker=1 2");
+    assertValue(instance, "envoy_worker_cx_incr", pod, "worker=0 20; worker=1 10");
+    assertValue(instance, "envoy_worker_watchdog_miss_incr", pod, "worker=1 2");
+    assertValue(instance, "envoy_worker_watchdog_mega_miss_incr", pod, "worker=main_thread 1");
 
     assertValue("Sextant-Mesh-DP-Service", "avg(envoy_total_connections_used)", pod, "20");
     assertValue("Sextant-Mesh-DP-Service", "top_n(envoy_total_connections_used,10,des)", "productpage.default",
