@@ -11,23 +11,23 @@ public final class Refusals {
   private static final String BROWSER = "browser monitoring is outside Sextant's scope (a service-mesh backend)";
 
   private static final String TRACES = "traces are outside Sextant's scope (a service-mesh backend)";
-  private static final String LOGS = "logs are outside Sextant's scope (a service-mesh backend)";
+  private static final String POD_LOGS = "on-demand pod logs (read from Kubernetes) are not served by Sextant;"
+      + " it serves the error logs of its Envoy proxies through queryLogs";
 
   private static final Map<String, String> BY_FILE = Map.of(
       "trace", TRACES,
       "trace-10.4", TRACES,
       "profile", "trace profiling is outside Sextant's scope (a service-mesh backend)",
       "async-profiler", "Java agent profiling (async-profiler) is outside Sextant's scope (a service-mesh backend)",
-      "log", LOGS,
-      "log-10.4", LOGS,
-      "ondemand-pod-log", LOGS,
+      "ondemand-pod-log", POD_LOGS,
       "browser-log", BROWSER);
 
   private static final Map<String, String> BY_OPERATION = Map.of(
       "getAllBrowserServices", BROWSER,
       "searchBrowserServices", BROWSER,
       "searchBrowserService", BROWSER,
-      "getAllDatabases", "database monitoring is outside Sextant's scope (a service-mesh backend)");
+      "getAllDatabases", "database monitoring is outside Sextant's scope (a service-mesh backend)",
+      "test", "LAL (SkyWalking's log analysis language) is not part of Sextant, so there is no rule to test");
 
   private Refusals() {}
 

@@ -22,6 +22,7 @@ import io.sextant.query.graphql.area.DurationBounds;
 import io.sextant.query.graphql.area.EbpfProfilingArea;
 import io.sextant.query.graphql.area.EventArea;
 import io.sextant.query.graphql.area.HierarchyArea;
+import io.sextant.query.graphql.area.LogArea;
 import io.sextant.query.graphql.area.MetadataArea;
 import io.sextant.query.graphql.area.MetricsArea;
 import io.sextant.query.graphql.area.MetricsV1Area;
@@ -77,6 +78,7 @@ public final class SextantGraphql {
         new MetricsArea(query.metrics(), limits, expressions, new TimeBuckets(zone, clock)),
         new EventArea(query.events(), new DurationBounds(zone)),
         new AlarmArea(alarms, query.events(), new DurationBounds(zone)),
+        new LogArea(query.logs(), new DurationBounds(zone)),
         new MetricsV2Area(query.metrics(), limits, expressions),
         new MetricsV1Area(query.metrics(), limits),
         new RecordsArea(query.records(), limits, zone),

@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  * ({@code AlarmQueries}) and this package names nothing of it.
  */
 public record QueryServices(MetadataQueries metadata, TopologyQueries topology, MetricQueries metrics,
-    EventQueries events, RecordQueries records, HierarchyQueries hierarchy, UiTemplates templates,
+    EventQueries events, LogQueries logs, RecordQueries records, HierarchyQueries hierarchy, UiTemplates templates,
     UiMenu menu, ContinuousProfilingQueries continuousProfiling, ProfilingServices profiling,
     ProcessQueries processes) {
   /** Over storage, with minute buckets in UTC (tests and tools). */
@@ -41,7 +41,8 @@ public record QueryServices(MetadataQueries metadata, TopologyQueries topology, 
     MetadataQueries metadata = new MetadataQueries(storage);
     RecordQueries records = RecordQueries.over(storage, buckets.zone());
     return new QueryServices(metadata, new TopologyQueries(storage),
-        new MetricQueries(storage, catalog, metadata, records), new EventQueries(storage), records,
+        new MetricQueries(storage, catalog, metadata, records), new EventQueries(storage),
+        new LogQueries(storage), records,
         new HierarchyQueries(storage),
         new UiTemplates(storage::management, shipped), new UiMenu(metadata::layers),
         new ContinuousProfilingQueries(storage::management, storage::metadata, buckets),

@@ -301,15 +301,15 @@ class MeshCompatibilityIT {
     assertThat(r.get("getRecordsTTL").toString())
         .isEqualTo("{\"normal\":1,\"trace\":1,\"log\":1,\"coldNormal\":-1}");
     assertThat(r.get("hasQueryTracesV2Support").asBoolean()).isFalse();
-    // What newer UIs' trace, log and async-profiling widgets send is refused with the reason, not
-    // failed as unknown fields.
+    // What newer UIs' trace and async-profiling widgets send, and LAL testing, is refused with the
+    // reason, not failed as unknown fields.
     Map<String, String> refusals = Map.of(
         "{ queryTraces(condition: {traceState: ALL, queryOrder: BY_START_TIME, paging: {pageNum: 1, pageSize: 5}})"
             + " { traces { spans { traceId } } } }", "traces are outside Sextant's scope",
         "{ queryTrace(traceId: \"t\", duration: " + coldDuration() + ") { spans { traceId } } }",
         "traces are outside Sextant's scope",
-        "{ queryLogsByName(condition: {service: {serviceName: \"reviews\"}, paging: {pageNum: 1, pageSize: 5}})"
-            + " { logs { content } } }", "logs are outside Sextant's scope",
+        "{ test(requests: {log: \"{}\", dsl: \"filter {}\"}) { log { content } } }",
+        "LAL (SkyWalking's log analysis language) is not part of Sextant",
         "{ queryAsyncProfilerTaskList(request: {serviceId: \"" + PP + "\"}) { tasks { id } } }",
         "async-profiler) is outside Sextant's scope");
     for (Map.Entry<String, String> e : refusals.entrySet()) {
