@@ -43,7 +43,7 @@ public abstract class DashboardContract {
   private static final DateTimeFormatter MINUTE =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HHmm").withZone(ZoneOffset.UTC);
   private static final int FIELDS_PER_REQUEST = 24;
-  private static final Set<String> UNSERVED_WIDGETS = Set.of("Log", "Trace", "Profile", "DemandLog", "ThirdPartyApp");
+  private static final Set<String> UNSERVED_WIDGETS = Set.of("Trace", "Profile", "DemandLog", "ThirdPartyApp");
   /** The eBPF widgets and the one entity whose dashboards booster-ui 10.1 lets them sit on. */
   private static final Map<String, String> EBPF_WIDGET_ENTITY = Map.of("Ebpf", "Service", "ContinuousProfiling",
       "Service", "NetworkProfiling", "ServiceInstance", "TaskTimeline", "Process");

@@ -167,6 +167,121 @@ class AlsEndToEndIT {
     return v.isNull() ? null : v.asText();
   }
 
+  /** booster-ui 10.1 to 10.4's Log widget ({@code src/graphql/fragments/log.ts}), as it sends it. */
+  private static final String BOOSTER_LOGS = """
+      query queryLogs($condition: LogQueryCondition) {
+          queryLogs(condition: $condition) {
+              logs {
+                serviceName
+                serviceId
+                serviceInstanceName
+                serviceInstanceId
+                endpointName
+                endpointId
+                traceId
+                timestamp
+                contentType
+                content
+                tags {
+                  key
+                  value
+                }
+              }
+          }}""";
+
+  /** swctl 0.14's {@code logs list} ({@code assets/graphqls/logs/Logs.graphql}). */
+  private static final String SWCTL_LOGS = """
+      query ($condition: LogQueryCondition!) {
+          result: queryLogs(condition: $condition) {
+              logs {
+                  serviceName
+                  serviceId
+                  serviceInstanceName
+                  serviceInstanceId
+                  endpointName
+                  endpointId
+                  traceId
+                  timestamp
+                  contentType
+                  content
+                  tags {
+                      key
+                      value
+                  }
+              }
+          }
+      }""";
+
+  private static Map<String, Object> minutes() {
+    String m = MINUTE.format(Instant.ofEpochMilli(time));
+    return Map.of("start", m, "end", m, "step", "MINUTE");
+  }
+
+  /** The logs booster-ui shows for a condition (it leaves out what "All" selects). */
+  private static List<String> boosterLogs(Map<String, Object> condition) throws Exception {
+    Map<String, Object> c = new java.util.HashMap<>(condition);
+    c.put("queryDuration", minutes());
+    c.putIfAbsent("keywordsOfContent", List.of());
+    c.putIfAbsent("excludingKeywordsOfContent", List.of());
+    c.put("paging", Map.of("pageNum", 1, "pageSize", 21));
+    List<String> out = new ArrayList<>();
+    for (JsonNode log : sextant.data(BOOSTER_LOGS, Map.of("condition", c)).get("queryLogs").get("logs")) {
+      JsonNode tags = log.get("tags");
+      StringBuilder t = new StringBuilder();
+      tags.forEach(tag -> t.append(' ').append(tag.get("key").asText()).append('=')
+          .append(tag.get("value").asText()));
+      out.add(log.get("serviceName").asText() + "/" + log.get("serviceInstanceName").asText() + " "
+          + log.get("endpointName").asText("") + t);
+      // booster-ui parses a JSON log to show it.
+      assertThat(log.get("contentType").asText()).isEqualTo("JSON");
+      assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(log.get("content").asText()).isObject())
+          .isTrue();
+    }
+    return out;
+  }
+
+  @Test
+  void failedRequestsAreLogsOfTheReportingProxyAsBoosterUiAsksForThem() throws Exception {
+    String productpage = EntityIds.serviceId("productpage.default", true);
+    assertThat(sextant.data("query queryLogsByKeywords { support: supportQueryLogsByKeywords }")
+        .get("support").asBoolean()).isTrue();
+    // productpage's sidecar: two inbound 503s (its endpoint), a 404 and a connection failure going out.
+    assertThat(boosterLogs(Map.of("serviceId", productpage))).containsExactlyInAnyOrder(
+        "productpage.default/" + PRODUCTPAGE.name() + " GET:/productpage status.code=503",
+        "productpage.default/" + PRODUCTPAGE.name() + " GET:/productpage status.code=503",
+        "productpage.default/" + PRODUCTPAGE.name() + "  status.code=404",
+        "productpage.default/" + PRODUCTPAGE.name() + "  response.flag=UF");
+    String endpoint = EntityIds.endpointId(productpage, "GET:/productpage");
+    assertThat(boosterLogs(Map.of("serviceId", productpage, "endpointId", endpoint))).hasSize(2);
+    assertThat(boosterLogs(Map.of("serviceId", productpage, "tags",
+        List.of(Map.of("key", "status.code", "value", "404"))))).hasSize(1);
+    // Across services: reviews' own 404 beside productpage's.
+    assertThat(boosterLogs(Map.of("tags", List.of(Map.of("key", "status.code", "value", "404"))))).hasSize(2);
+    assertThat(boosterLogs(Map.of("serviceId", productpage, "keywordsOfContent",
+        List.of("upstream connection failure")))).singleElement().asString().endsWith("response.flag=UF");
+  }
+
+  @Test
+  void swctlFindsTheConnectionFailureByItsFlagAndTheTagsComplete() throws Exception {
+    // swctl sends empty ids and an empty trace id for what it is not given.
+    Map<String, Object> condition = Map.of("serviceId", "", "serviceInstanceId", "", "endpointId", "",
+        "relatedTrace", Map.of("traceId", ""), "tags", List.of(Map.of("key", "response.flag", "value", "UF")),
+        "queryDuration", minutes(), "paging", Map.of("pageNum", 1, "pageSize", 15));
+    JsonNode logs = sextant.data(SWCTL_LOGS, Map.of("condition", condition)).get("result").get("logs");
+    assertThat(logs).hasSize(1);
+    assertThat(logs.get(0).get("content").asText()).contains("\"responseFlags\":\"UF\"",
+        "UF: upstream connection failure");
+
+    Map<String, Object> duration = Map.of("duration", minutes());
+    assertThat(sextant.data("query queryTagKeys($duration: Duration!) {"
+        + " tagKeys: queryLogTagAutocompleteKeys(duration: $duration)}", duration).get("tagKeys").toString())
+        .contains("status.code", "response.flag");
+    assertThat(sextant.data("query queryTagValues($tagKey: String!, $duration: Duration!) {"
+        + " tagValues: queryLogTagAutocompleteValues(tagKey: $tagKey, duration: $duration)}",
+        Map.of("tagKey", "status.code", "duration", minutes())).get("tagValues").toString())
+        .contains("404", "503");
+  }
+
   @Test
   void servicesAreNamedAsSkyWalkingNamesThem() throws Exception {
     TreeSet<String> names = new TreeSet<>();

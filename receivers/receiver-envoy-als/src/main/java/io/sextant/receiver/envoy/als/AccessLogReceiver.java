@@ -16,6 +16,7 @@ import io.sextant.api.model.FlowRecord;
 import io.sextant.api.receiver.Admission;
 import io.sextant.api.receiver.Receiver;
 import io.sextant.api.receiver.RecordSink;
+import io.sextant.api.receiver.RecordWriter;
 import io.sextant.receiver.common.EndpointNamer;
 import io.sextant.receiver.common.PeerAddressResolver;
 import io.sextant.receiver.common.RecordStream;
@@ -38,12 +39,24 @@ public final class AccessLogReceiver implements Receiver {
   private final AccessLogConverter converter;
   private final PeerAddressResolver resolver;
   private final AlsMetrics metrics;
+  private final LogWriter logWriter;
+  private final ErrorLogs errorLogs;
 
-  /** {@code resolver} may be null: peers are then named only by Istio's metadata exchange. */
-  public AccessLogReceiver(RecordSink sink, AlsConfig config, PeerAddressResolver resolver, MeterRegistry registry) {
+  /**
+   * {@code records} keeps the failed requests as logs; {@code resolver} may be null: peers are then
+   * named only by Istio's metadata exchange.
+   */
+  public AccessLogReceiver(RecordSink sink, RecordWriter records, AlsConfig config, PeerAddressResolver resolver,
+      MeterRegistry registry) {
     this.sink = sink;
     this.resolver = resolver;
     this.metrics = new AlsMetrics(registry);
+    AlsConfig.ErrorLogs logs = config.errorLogs();
+    this.logWriter = new LogWriter(records, logs.maxPending(), registry);
+    // A context without a record store (tests of the receiver alone) keeps no logs.
+    boolean stored = records != RecordWriter.NONE;
+    this.errorLogs = new ErrorLogs(stored ? logs.perServicePerMinute() : 0,
+        stored ? logs.successPerServicePerMinute() : 0, config.maxServices(), logWriter::offer, registry);
     EndpointNamer endpoints = new EndpointNamer(config.endpointRules(), config.endpointBudgetPerService(),
         config.maxServices(), metrics.endpointOverflow::increment);
     // In Kubernetes mode every instance is named <pod>.<namespace>, as SkyWalking's Kubernetes analysis.
@@ -63,6 +76,7 @@ public final class AccessLogReceiver implements Receiver {
 
   @Override
   public void start() {
+    logWriter.start();
     if (resolver != null) {
       resolver.start();
     }
@@ -73,6 +87,7 @@ public final class AccessLogReceiver implements Receiver {
     if (resolver != null) {
       resolver.close();
     }
+    logWriter.close();
   }
 
   /** Envoy's service. */
@@ -127,18 +142,22 @@ public final class AccessLogReceiver implements Receiver {
         return;
       }
       for (HTTPAccessLogEntry e : message.getHttpLogs().getLogEntryList()) {
-        for (CallRecord r : converter.http(e, proxy)) {
+        List<CallRecord> calls = converter.http(e, proxy);
+        for (CallRecord r : calls) {
           if (!offer(r)) {
             return;
           }
         }
+        errorLogs.http(e, calls, proxy.nodeId());
       }
       for (TCPAccessLogEntry e : message.getTcpLogs().getLogEntryList()) {
-        for (FlowRecord r : converter.tcp(e, proxy)) {
+        List<FlowRecord> flows = converter.tcp(e, proxy);
+        for (FlowRecord r : flows) {
           if (!offer(r)) {
             return;
           }
         }
+        errorLogs.tcp(e, flows, proxy.nodeId());
       }
     }
 

@@ -24,7 +24,11 @@ public record AlsConfig(
     int endpointBudgetPerService,
     int maxServices,
     int maxStringLength,
-    Kubernetes kubernetes) {
+    Kubernetes kubernetes,
+    ErrorLogs errorLogs) {
+
+  /** Failed requests kept as logs (docs/istio.md#failed-requests-as-logs). */
+  public record ErrorLogs(int perServicePerMinute, int successPerServicePerMinute, int maxPending) {}
 
   /** Resolution by pod IP of proxies without Istio node metadata and of peers without metadata exchange. */
   public record Kubernetes(boolean enabled, String serviceNameRule, int maxPods) {
@@ -47,6 +51,13 @@ public record AlsConfig(
     keys.addAll(KubernetesPeers.keys(P + "kubernetes.",
         "find proxies without Istio node metadata and peers without metadata exchange by pod IP through the"
             + " Kubernetes API (needs RBAC: list/watch pods); instances are then named <pod>.<namespace>"));
+    keys.add(integer(P + "errorLogs.perServicePerMinute", 600, 0, 1_000_000,
+        "failed requests (status >= 400 or an Envoy response flag) kept as logs per service per minute, a fifth"
+            + " of it per status code or flag set; past it they are counted, not kept; 0: no error logs"));
+    keys.add(integer(P + "errorLogs.successPerServicePerMinute", 0, 0, 1_000_000,
+        "successful requests kept as logs per service per minute beside the failed ones (a sample); 0: none"));
+    keys.add(integer(P + "errorLogs.maxPending", 10_000, 1, 1_000_000,
+        "logs waiting to be written (while storage is slow or away); past it they are counted, not kept"));
     return List.copyOf(keys);
   }
 
@@ -54,6 +65,8 @@ public record AlsConfig(
     return new AlsConfig(s.list(P + "serviceNameLabels"), s.string(P + "endpointRules"),
         s.integer(P + "endpointBudgetPerService"), s.integer(P + "maxServices"), s.integer(P + "maxStringLength"),
         new Kubernetes(s.bool(P + "kubernetes.enabled"), s.string(P + "kubernetes.serviceNameRule"),
-            s.integer(P + "kubernetes.maxPods")));
+            s.integer(P + "kubernetes.maxPods")),
+        new ErrorLogs(s.integer(P + "errorLogs.perServicePerMinute"),
+            s.integer(P + "errorLogs.successPerServicePerMinute"), s.integer(P + "errorLogs.maxPending")));
   }
 }

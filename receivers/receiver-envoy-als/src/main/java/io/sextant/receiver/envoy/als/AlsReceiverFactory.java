@@ -32,6 +32,6 @@ public final class AlsReceiverFactory implements ReceiverFactory {
     PeerAddressResolver resolver = k8s.enabled()
         ? new KubernetesPeers(ServiceNameRule.parse(k8s.serviceNameRule()), context.meters(), k8s.maxPods())
         : null;
-    return new AccessLogReceiver(context.sink(), config, resolver, context.meters());
+    return new AccessLogReceiver(context.sink(), context.records(), config, resolver, context.meters());
   }
 }
