@@ -161,7 +161,7 @@ class ShippedModesIT {
 
   @Test
   void asShippedTheDefaultAlarmRulesAreLoadedAndValid() throws Exception {
-    awaitLogged(memory.process(), "alarms: 7 rules from " + home.resolve("config").resolve("alarm-settings.yml"));
+    awaitLogged(memory.process(), "alarms: 8 rules from " + home.resolve("config").resolve("alarm-settings.yml"));
   }
 
   @Test
@@ -416,7 +416,7 @@ class ShippedModesIT {
     try (RunningSextant sextant = RunningSextant.start(home, env, READY)) {
       assertThat(sextant.process().output()).contains("(collector sextant-7c9d8b6f5-k2x9p)")
           .as("the chart's ConfigMap holds application.yml only: the image's rules apply")
-          .contains("alarms: 7 rules from " + home.resolve("config").resolve("alarm-settings.yml"));
+          .contains("alarms: 8 rules from " + home.resolve("config").resolve("alarm-settings.yml"));
       assertResolvedThroughKubernetes(sextant);
     }
   }
