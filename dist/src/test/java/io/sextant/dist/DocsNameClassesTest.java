@@ -56,7 +56,7 @@ class DocsNameClassesTest {
       "ServiceInstance", "ServiceInstanceRelation", "ProcessRelation",
       "ContinuousProfiling", "NetworkProfiling",
       // Envoy, Istio and Kubernetes configuration.
-      "GrpcService", "IstioOperator", "ScheduleAnyway");
+      "GrpcService", "IstioOperator", "ScheduleAnyway", "EnvoyFilter");
 
   /** Backticked file names that are not Java sources ({@code MQELexer.g4}). */
   private static final Set<String> OTHER_FILES = Set.of("g4", "proto", "graphqls", "yml", "yaml", "json", "md",

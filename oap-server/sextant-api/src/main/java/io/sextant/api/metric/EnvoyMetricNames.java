@@ -69,6 +69,13 @@ public final class EnvoyMetricNames {
   /** Per listener: the same ratio for the connections accepted between two snapshots. */
   public static final String LISTENER_CX_INCR_IMBALANCE = "envoy_listener_cx_incr_imbalance";
 
+  /**
+   * Every {@code listener.*} statistic a proxy sends, as it sends it (label {@code metrics_name}, the
+   * statistic's full name), averaged over the bucket: SkyWalking's {@code envoy_listener_metrics},
+   * for rules and dashboards written against it. Istio sends none unless told to.
+   */
+  public static final String LISTENER_METRICS = "envoy_listener_metrics";
+
   /** Per-worker gauges (label {@code worker}), averaged over the bucket. */
   public static final List<String> WORKER_GAUGES = List.of(WORKER_CX_ACTIVE);
   /** Per-worker counter increases (label {@code worker}), summed over the bucket. */

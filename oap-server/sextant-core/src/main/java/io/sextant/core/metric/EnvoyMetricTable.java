@@ -3,6 +3,7 @@ package io.sextant.core.metric;
 import static io.sextant.api.metric.EnvoyMetricNames.CLUSTER_GAUGES;
 import static io.sextant.api.metric.EnvoyMetricNames.CLUSTER_INCREASES;
 import static io.sextant.api.metric.EnvoyMetricNames.INSTANCE_GAUGES;
+import static io.sextant.api.metric.EnvoyMetricNames.LISTENER_METRICS;
 import static io.sextant.api.metric.EnvoyMetricNames.LISTENER_RATIOS;
 import static io.sextant.api.metric.EnvoyMetricNames.WORKER_GAUGES;
 import static io.sextant.api.metric.EnvoyMetricNames.WORKER_INCREASES;
@@ -52,6 +53,7 @@ public final class EnvoyMetricTable implements MetricTable {
     for (String name : LISTENER_RATIOS) {
       t.add(row(name, Scope.SERVICE_INSTANCE, labelledBy("listener", longAvg(VALUE))));
     }
+    t.add(row(LISTENER_METRICS, Scope.SERVICE_INSTANCE, labelledBy("metrics_name", longAvg(VALUE))));
     for (String suffix : CLUSTER_INCREASES) {
       t.add(row(perCluster(suffix), Scope.SERVICE_INSTANCE, labelledBy("cluster_name", sum(VALUE))));
       t.add(row(perRelation(suffix), Scope.SERVICE_RELATION, sum(VALUE)));

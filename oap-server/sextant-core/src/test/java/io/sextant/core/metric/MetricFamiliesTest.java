@@ -31,6 +31,7 @@ class MetricFamiliesTest {
     names.addAll(EnvoyMetricNames.WORKER_GAUGES);
     names.addAll(EnvoyMetricNames.WORKER_INCREASES);
     names.addAll(EnvoyMetricNames.LISTENER_RATIOS);
+    names.add(EnvoyMetricNames.LISTENER_METRICS);
     for (String name : names) {
       assertThat(catalog.find(name)).as(name).hasValueSatisfying(d -> assertThat(d.source()).isEqualTo(Source.SAMPLE));
     }

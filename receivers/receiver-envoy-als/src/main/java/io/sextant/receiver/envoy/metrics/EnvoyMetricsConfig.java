@@ -19,17 +19,21 @@ public record EnvoyMetricsConfig(List<String> serviceNameLabels, Set<String> ena
   static final String INSTANCE_RULES = "envoy";
   static final String RELATION_RULES = "envoy-svc-relation";
   static final String WORKER_RULES = "envoy-worker";
-  private static final List<String> RULES = List.of(INSTANCE_RULES, RELATION_RULES, WORKER_RULES);
+  /** Every listener statistic as sent ({@code envoy_listener_metrics}); off unless asked for. */
+  static final String LISTENER_RULES = "envoy-listener";
+  private static final List<String> RULES = List.of(INSTANCE_RULES, RELATION_RULES, WORKER_RULES, LISTENER_RULES);
+  private static final List<String> DEFAULT_RULES = List.of(INSTANCE_RULES, RELATION_RULES, WORKER_RULES);
 
   public static final List<ConfigKey> KEYS = List.of(
       bool(P + "enabled", true,
           "serve envoy.service.metrics.v3.MetricsService: proxy statistics become MESH_DP envoy_* metrics"),
       string(P + "serviceNameLabels", String.join(",", ServiceNaming.DEFAULT_LABELS),
           "pod labels naming a proxy's service, first present wins (then the workload name), + '.<namespace>'"),
-      new ConfigKey(P + "enabledRules", String.join(",", RULES), s -> s, v -> unknownRules((String) v),
+      new ConfigKey(P + "enabledRules", String.join(",", DEFAULT_RULES), s -> s, v -> unknownRules((String) v),
           "metric groups made from proxy statistics, as SkyWalking's SW_ENVOY_METRIC_ENABLED_RULES: envoy (instance"
               + " and per-cluster envoy_*), envoy-svc-relation (envoy_sr_*), envoy-worker (per-worker connections,"
-              + " watchdog misses and listener imbalance, docs/istio.md)"));
+              + " watchdog misses and listener imbalance, docs/istio.md), envoy-listener (every listener.*"
+              + " statistic as sent, SkyWalking's envoy_listener_metrics{metrics_name}; a series per statistic)"));
 
   private static String unknownRules(String value) {
     for (String rule : value.split(",")) {

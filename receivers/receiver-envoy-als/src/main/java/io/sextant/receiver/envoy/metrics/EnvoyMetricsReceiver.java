@@ -44,6 +44,7 @@ import java.util.Set;
 public final class EnvoyMetricsReceiver implements Receiver {
   static final String NAME = "envoyMetrics";
   private static final String CONCURRENCY = "server.concurrency";
+  private static final String LISTENER_PREFIX = "listener.";
 
   private final RecordSink sink;
   private final ServiceNaming naming;
@@ -147,6 +148,10 @@ public final class EnvoyMetricsReceiver implements Receiver {
         if (family.getName().equals(CONCURRENCY)) {
           concurrency = Math.round(value(family, m));
         }
+        if (family.getName().startsWith(LISTENER_PREFIX)) {
+          // As sent (a counter's total too), as SkyWalking's envoy_listener_metrics input.
+          add(instanceValues, EnvoyMetricNames.LISTENER_METRICS, family.getName(), Math.round(value(family, m)));
+        }
         if (workers.take(family.getName(), value(family, m), baselines, onCounterNotTracked)) {
           continue;
         }
@@ -187,9 +192,7 @@ public final class EnvoyMetricsReceiver implements Receiver {
       workers.emit(concurrency, (metric, label, v) -> add(instanceValues, metric, label, v));
     }
     baselines.snapshotDone();
-    if (!enabledRules.contains(EnvoyMetricsConfig.INSTANCE_RULES)) {
-      instanceValues.keySet().removeIf(metric -> !WorkerStats.METRICS.contains(metric));
-    }
+    instanceValues.keySet().removeIf(metric -> !groupOn(metric, enabledRules));
     if (!enabledRules.contains(EnvoyMetricsConfig.RELATION_RULES)) {
       relationValues.clear();
     }
@@ -211,6 +214,15 @@ public final class EnvoyMetricsReceiver implements Receiver {
       }
     }));
     return out;
+  }
+
+  /** Whether the rule group that makes {@code metric} is on (the worker group's are made only when it is). */
+  private static boolean groupOn(String metric, Set<String> enabledRules) {
+    if (WorkerStats.METRICS.contains(metric)) {
+      return true;
+    }
+    return enabledRules.contains(metric.equals(EnvoyMetricNames.LISTENER_METRICS)
+        ? EnvoyMetricsConfig.LISTENER_RULES : EnvoyMetricsConfig.INSTANCE_RULES);
   }
 
   private static void add(Map<String, Map<String, Long>> values, String metric, String label, long v) {

@@ -103,6 +103,19 @@ class WorkerStatsTest {
     assertThat(onlyWorkers).containsKey("envoy_worker_cx_active|1").doesNotContainKey("envoy_worker_threads|");
   }
 
+  @Test
+  void everyListenerStatisticAsSentWhenItsGroupIsOn() {
+    Set<String> rules = Set.of("envoy", "envoy-listener");
+    Map<String, Long> s = snapshot(rules, gauge(INBOUND + "worker_0.downstream_cx_active", 3),
+        counter(INBOUND + "downstream_cx_total", 120), gauge("listener.admin.main_thread.downstream_cx_active", 1));
+    assertThat(s).containsEntry("envoy_listener_metrics|" + INBOUND + "worker_0.downstream_cx_active", 3L)
+        .containsEntry("envoy_listener_metrics|" + INBOUND + "downstream_cx_total", 120L)
+        .containsEntry("envoy_listener_metrics|listener.admin.main_thread.downstream_cx_active", 1L)
+        .doesNotContainKey("envoy_worker_cx_active|0");
+    assertThat(snapshot(ALL_RULES, gauge(INBOUND + "worker_0.downstream_cx_active", 3)).keySet())
+        .noneMatch(k -> k.startsWith("envoy_listener_metrics|"));
+  }
+
   /** One snapshot's samples as metric|label → value. */
   private Map<String, Long> snapshot(Set<String> rules, Metrics.MetricFamily... families) {
     time += 10_000;
