@@ -71,6 +71,8 @@ def main():
     mesh = first_id(a.oap, "MESH")
     k8s = first_id(a.oap, "K8S_SERVICE")
     dp = first_id(a.oap, "MESH_DP")
+    # Envoy's access logs name services <app>.<namespace>; their failed requests are the Logs tab's
+    als = first_id(a.oap, "MESH", ("productpage.bookinfo", "reviews.bookinfo"))
     # an edge of each layer's topology for the instance map: productpage -> reviews, reviews -> ratings
     mesh_edge = (first_id(a.oap, "MESH", ("productpage",)), first_id(a.oap, "MESH", ("reviews",)))
     # the server end need not be listed in the layer (Rover sees only some pods' services): build its id
@@ -86,8 +88,10 @@ def main():
         ("mesh-endpoint", f"/layer/mesh/endpoint{q(mesh)}"),
         ("mesh-topology", "/layer/mesh/topology"),
         ("mesh-instance-topology", f"/layer/mesh/topology?view=instance{edge(mesh_edge)}"),
+        ("mesh-logs", f"/layer/mesh/logs{q(als)}"),
         ("mesh-dp-landing", "/layer/mesh_dp/instance"),
         ("mesh-dp", f"/layer/mesh_dp/instance{q(dp)}"),
+        ("mesh-dp-logs", f"/layer/mesh_dp/logs{q(dp)}"),
         ("k8s-service", f"/layer/k8s_service/service{q(k8s)}"),
         ("k8s-instance", f"/layer/k8s_service/instance{q(k8s)}"),
         ("k8s-endpoint", f"/layer/k8s_service/endpoint{q(k8s)}"),

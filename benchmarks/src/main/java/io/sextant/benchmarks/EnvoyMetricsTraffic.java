@@ -37,7 +37,8 @@ public final class EnvoyMetricsTraffic {
       System.exit(2);
       return;
     }
-    AlsTraffic traffic = new AlsTraffic(MeshTopology.of(o.string("topology"), 20, 2, 10, 1));
+    // LoadGenerator's defaults, so its access logs (--protocol=als) and these statistics name the same pods.
+    AlsTraffic traffic = new AlsTraffic(MeshTopology.of(o.string("topology"), 10, 2, 50, 42));
     long intervalMillis = o.integer("interval") * 1000L;
     long end = System.currentTimeMillis() + o.integer("duration") * 1000L;
     MetricsServiceGrpc.MetricsServiceStub stub = GrpcClients.builder("http://" + o.string("target"))

@@ -27,8 +27,10 @@ public final class LogRecords {
   /** The tag keys of an Envoy error log. */
   public static final String STATUS_CODE = "status.code";
   public static final String RESPONSE_FLAG = "response.flag";
+  /** ERROR, WARN or INFO: what booster-ui colours a log by and Horizon filters levels on. */
+  public static final String LEVEL = "level";
   /** The tag keys clients can filter on and complete ({@code queryLogTagAutocompleteKeys}). */
-  public static final List<String> SEARCHABLE_TAGS = List.of(STATUS_CODE, RESPONSE_FLAG);
+  public static final List<String> SEARCHABLE_TAGS = List.of(LEVEL, STATUS_CODE, RESPONSE_FLAG);
 
   private static final int VERSION = 1;
   private static final String LOG_TAG_PREFIX = "t:";

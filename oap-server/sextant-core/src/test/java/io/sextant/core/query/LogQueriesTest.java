@@ -118,7 +118,7 @@ class LogQueriesTest {
 
   @Test
   void tagKeysAndValuesOfTheWindow() {
-    assertThat(logs.tagKeys(T0, T0 + 10_000)).containsExactly("status.code", "response.flag");
+    assertThat(logs.tagKeys(T0, T0 + 10_000)).containsExactly("level", "status.code", "response.flag");
     assertThat(logs.tagKeys(T0 + 5000, T0 + 10_000)).isEmpty();
     assertThat(logs.tagValues("status.code", T0, T0 + 10_000)).containsExactly("404", "500", "503");
     assertThat(logs.tagValues(" response.flag ", T0, T0 + 10_000)).containsExactly("UF", "UF,URX", "UH", "URX");

@@ -247,10 +247,10 @@ class AlsEndToEndIT {
         .get("support").asBoolean()).isTrue();
     // productpage's sidecar: two inbound 503s (its endpoint), a 404 and a connection failure going out.
     assertThat(boosterLogs(Map.of("serviceId", productpage))).containsExactlyInAnyOrder(
-        "productpage.default/" + PRODUCTPAGE.name() + " GET:/productpage status.code=503",
-        "productpage.default/" + PRODUCTPAGE.name() + " GET:/productpage status.code=503",
-        "productpage.default/" + PRODUCTPAGE.name() + "  status.code=404",
-        "productpage.default/" + PRODUCTPAGE.name() + "  response.flag=UF");
+        "productpage.default/" + PRODUCTPAGE.name() + " GET:/productpage level=ERROR status.code=503",
+        "productpage.default/" + PRODUCTPAGE.name() + " GET:/productpage level=ERROR status.code=503",
+        "productpage.default/" + PRODUCTPAGE.name() + "  level=WARN status.code=404",
+        "productpage.default/" + PRODUCTPAGE.name() + "  level=ERROR response.flag=UF");
     String endpoint = EntityIds.endpointId(productpage, "GET:/productpage");
     assertThat(boosterLogs(Map.of("serviceId", productpage, "endpointId", endpoint))).hasSize(2);
     assertThat(boosterLogs(Map.of("serviceId", productpage, "tags",
@@ -275,7 +275,7 @@ class AlsEndToEndIT {
     Map<String, Object> duration = Map.of("duration", minutes());
     assertThat(sextant.data("query queryTagKeys($duration: Duration!) {"
         + " tagKeys: queryLogTagAutocompleteKeys(duration: $duration)}", duration).get("tagKeys").toString())
-        .contains("status.code", "response.flag");
+        .contains("level", "status.code", "response.flag");
     assertThat(sextant.data("query queryTagValues($tagKey: String!, $duration: Duration!) {"
         + " tagValues: queryLogTagAutocompleteValues(tagKey: $tagKey, duration: $duration)}",
         Map.of("tagKey", "status.code", "duration", minutes())).get("tagValues").toString())

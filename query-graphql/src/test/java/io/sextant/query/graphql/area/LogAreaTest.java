@@ -161,7 +161,7 @@ class LogAreaTest {
         .isTrue();
     assertThat((List<String>) data("{ tagKeys:"
         + " queryLogTagAutocompleteKeys(duration: " + DURATION + ") }", "tagKeys"))
-        .containsExactly("status.code", "response.flag");
+        .containsExactly("level", "status.code", "response.flag");
     assertThat((List<String>) data("{ tagValues: queryLogTagAutocompleteValues(tagKey: \"response.flag\","
         + " duration: " + DURATION + ") }", "tagValues")).containsExactly("UF", "UH");
   }

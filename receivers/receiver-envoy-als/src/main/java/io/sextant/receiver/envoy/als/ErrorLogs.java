@@ -31,6 +31,8 @@ import java.util.function.Consumer;
  * a JSON summary of what a person debugs with: status, flags and their meaning, Envoy's response
  * code details, upstream cluster and host, durations, bytes, TLS, the request id and the trace
  * headers Envoy was told to log ({@code traceparent}, {@code sw8}, {@code b3}) to jump to a trace.
+ * Its {@code level} tag (ERROR for a 5xx or a flag, WARN for a 4xx, INFO for a sampled success; not
+ * in SkyWalking's rule) colours booster-ui's rows and fills Horizon's level filter.
  *
  * <p>Bounded per service per minute ({@code perServicePerMinute}), and within a service per class
  * (the flags, else the status code) at a fifth of it, so that a storm of 404s does not hide the
@@ -98,7 +100,8 @@ final class ErrorLogs {
     for (String h : TRACE_HEADERS) {
       j.put(h, headers.getOrDefault(h, ""));
     }
-    List<LogEntry.Tag> tags = new ArrayList<>(2);
+    List<LogEntry.Tag> tags = new ArrayList<>(3);
+    tags.add(new LogEntry.Tag(LogRecords.LEVEL, code >= 500 || !flags.isEmpty() ? "ERROR" : failed ? "WARN" : "INFO"));
     if (code > 0) {
       tags.add(new LogEntry.Tag(LogRecords.STATUS_CODE, String.valueOf(code)));
     }
@@ -133,7 +136,8 @@ final class ErrorLogs {
         own.detectPoint() == DetectPoint.SERVER ? own.sourceService() : own.destService(), own.tlsMode());
     j.put("receivedBytes", own.receivedBytes());
     j.put("sentBytes", own.sentBytes());
-    List<LogEntry.Tag> tags = flags.isEmpty() ? List.of() : List.of(new LogEntry.Tag(LogRecords.RESPONSE_FLAG, flags));
+    List<LogEntry.Tag> tags = flags.isEmpty() ? List.of(new LogEntry.Tag(LogRecords.LEVEL, "INFO"))
+        : List.of(new LogEntry.Tag(LogRecords.LEVEL, "ERROR"), new LogEntry.Tag(LogRecords.RESPONSE_FLAG, flags));
     String instance = own.detectPoint() == DetectPoint.SERVER ? own.destInstance() : own.sourceInstance();
     emit(nodeId, e.toByteArray(), new LogEntry(service, instance, "", own.endTimeMillis(), "JSON", j.toString(),
         tags));

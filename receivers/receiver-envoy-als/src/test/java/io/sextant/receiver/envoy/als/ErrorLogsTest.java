@@ -47,7 +47,7 @@ class ErrorLogsTest {
     assertThat(log.instance()).isEqualTo("reviews-v1-0");
     assertThat(log.endpoint()).isEqualTo("GET:/reviews/0");
     assertThat(log.timeMillis()).isEqualTo(TIME + 30);
-    assertThat(log.tags()).containsExactly(new LogEntry.Tag("status.code", "503"),
+    assertThat(log.tags()).containsExactly(new LogEntry.Tag("level", "ERROR"), new LogEntry.Tag("status.code", "503"),
         new LogEntry.Tag("response.flag", "UF,URX"));
     assertThat(log.contentType()).isEqualTo("JSON");
     assertThat(log.content()).contains("\"side\":\"server\"", "\"status\":503", "\"responseFlags\":\"UF,URX\"",
@@ -68,6 +68,7 @@ class ErrorLogsTest {
     logs.http(http(404, ResponseFlags.getDefaultInstance()), List.of(call(DetectPoint.SERVER, 404, "")), "n");
     assertThat(written).hasSize(2);
     assertThat(written.get(0).id()).isEqualTo(written.get(1).id());
+    assertThat(LogRecords.fromRecord(written.get(0)).tags()).contains(new LogEntry.Tag("level", "WARN"));
 
     ErrorLogs sampled = new ErrorLogs(600, 2, 100, written::add, registry);
     for (int i = 0; i < 5; i++) {
@@ -105,7 +106,7 @@ class ErrorLogsTest {
     LogEntry log = LogRecords.fromRecord(written.get(0));
     assertThat(log.service()).isEqualTo("reviews.default");
     assertThat(log.endpoint()).isEmpty();
-    assertThat(log.tags()).containsExactly(new LogEntry.Tag("response.flag", "UF"));
+    assertThat(log.tags()).containsExactly(new LogEntry.Tag("level", "ERROR"), new LogEntry.Tag("response.flag", "UF"));
     assertThat(log.content()).contains("\"side\":\"client\"", "\"protocol\":\"tcp\"", "\"peer\":\"mongodb.default\"");
   }
 
