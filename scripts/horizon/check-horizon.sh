@@ -48,8 +48,8 @@ t1=$(date +%s)
 t2=$(date +%s)
 log "horizon built: install $((t1 - t0)) s, package $((t2 - t1)) s"
 
-# 2. Sextant from the tarball, with mesh (bookinfo), Envoy metrics (MESH_DP) and Rover (K8S_SERVICE)
-# traffic.
+# 2. Sextant from the tarball, with mesh telemetry and Envoy's access logs (MESH), Envoy metrics
+# (MESH_DP) and Rover (K8S_SERVICE) traffic, all bookinfo.
 tar -xzf "$TARBALL" -C "$WORK"
 S=$(dirname "$(dirname "$(ls "$WORK"/*/bin/sextant)")")
 sed -i 's/^  host: 0.0.0.0/  host: 127.0.0.1/' "$S/config/application.yml"
@@ -71,6 +71,8 @@ LG=(java -Xmx256m -cp "$CP" io.sextant.benchmarks.LoadGenerator --target=127.0.0
     --duration=3600 --topology=bookinfo --verify=false --report=60)
 "${LG[@]}" --rate=200 >"$OUT/load-mesh.log" 2>&1 & PIDS+=($!)
 "${LG[@]}" --protocol=rover --rate=20 >"$OUT/load-rover.log" 2>&1 & PIDS+=($!)
+# Envoy's access logs of the same proxies: their failed requests fill the MESH and MESH_DP Logs tabs.
+"${LG[@]}" --protocol=als --rate=50 >"$OUT/load-als.log" 2>&1 & PIDS+=($!)
 java -Xmx128m -cp "$CP" io.sextant.benchmarks.EnvoyMetricsTraffic --target=127.0.0.1:11800 --duration=3600 \
   >"$OUT/load-envoy-metrics.log" 2>&1 & PIDS+=($!)
 
