@@ -1,6 +1,7 @@
 package io.sextant.api.event;
 
 import io.sextant.api.id.EntityIds;
+import io.sextant.api.storage.RecordBodies;
 import io.sextant.api.storage.StoredRecord;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -8,7 +9,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,14 +61,14 @@ public final class EventRecords {
       out.writeByte(VERSION);
       for (String s : List.of(e.uuid(), e.service(), e.serviceInstance(), e.endpoint(), e.name(), e.type(),
           e.message(), e.layer())) {
-        write(out, s);
+        RecordBodies.writeString(out, s);
       }
       out.writeLong(e.startTime());
       out.writeLong(e.endTime());
       out.writeInt(e.parameters().size());
       for (Map.Entry<String, String> p : e.parameters().entrySet()) {
-        write(out, p.getKey());
-        write(out, p.getValue());
+        RecordBodies.writeString(out, p.getKey());
+        RecordBodies.writeString(out, p.getValue());
       }
     } catch (IOException ex) {
       throw new UncheckedIOException(ex);
@@ -82,39 +82,24 @@ public final class EventRecords {
       if (version != VERSION) {
         throw new IllegalArgumentException("unknown event record version " + version);
       }
-      String uuid = read(in);
-      String service = read(in);
-      String instance = read(in);
-      String endpoint = read(in);
-      String name = read(in);
-      String type = read(in);
-      String message = read(in);
-      String layer = read(in);
+      String uuid = RecordBodies.readString(in);
+      String service = RecordBodies.readString(in);
+      String instance = RecordBodies.readString(in);
+      String endpoint = RecordBodies.readString(in);
+      String name = RecordBodies.readString(in);
+      String type = RecordBodies.readString(in);
+      String message = RecordBodies.readString(in);
+      String layer = RecordBodies.readString(in);
       long start = in.readLong();
       long end = in.readLong();
       int count = in.readInt();
       Map<String, String> parameters = new LinkedHashMap<>();
       for (int i = 0; i < count; i++) {
-        parameters.put(read(in), read(in));
+        parameters.put(RecordBodies.readString(in), RecordBodies.readString(in));
       }
       return new Event(uuid, service, instance, endpoint, name, type, message, parameters, start, end, layer);
     } catch (IOException ex) {
       throw new IllegalArgumentException("corrupt event record", ex);
     }
-  }
-
-  // Length-prefixed UTF-8: writeUTF stops at 64 KB of encoded text.
-  private static void write(DataOutputStream out, String s) throws IOException {
-    byte[] b = s.getBytes(StandardCharsets.UTF_8);
-    out.writeInt(b.length);
-    out.write(b);
-  }
-
-  private static String read(DataInputStream in) throws IOException {
-    int n = in.readInt();
-    if (n < 0 || n > in.available()) {
-      throw new IOException("bad string length " + n);
-    }
-    return new String(in.readNBytes(n), StandardCharsets.UTF_8);
   }
 }

@@ -1,6 +1,7 @@
 package io.sextant.api.log;
 
 import io.sextant.api.id.EntityIds;
+import io.sextant.api.storage.RecordBodies;
 import io.sextant.api.storage.StoredRecord;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -8,7 +9,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -75,13 +75,13 @@ public final class LogRecords {
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       out.writeByte(VERSION);
       for (String s : List.of(log.service(), log.instance(), log.endpoint(), log.contentType(), log.content())) {
-        write(out, s);
+        RecordBodies.writeString(out, s);
       }
       out.writeLong(log.timeMillis());
       out.writeInt(log.tags().size());
       for (LogEntry.Tag t : log.tags()) {
-        write(out, t.key());
-        write(out, t.value());
+        RecordBodies.writeString(out, t.key());
+        RecordBodies.writeString(out, t.value());
       }
     } catch (IOException ex) {
       throw new UncheckedIOException(ex);
@@ -95,11 +95,11 @@ public final class LogRecords {
       if (version != VERSION) {
         throw new IllegalArgumentException("unknown log record version " + version);
       }
-      String service = read(in);
-      String instance = read(in);
-      String endpoint = read(in);
-      String contentType = read(in);
-      String content = read(in);
+      String service = RecordBodies.readString(in);
+      String instance = RecordBodies.readString(in);
+      String endpoint = RecordBodies.readString(in);
+      String contentType = RecordBodies.readString(in);
+      String content = RecordBodies.readString(in);
       long time = in.readLong();
       int count = in.readInt();
       if (count < 0 || count > in.available()) {
@@ -107,26 +107,11 @@ public final class LogRecords {
       }
       List<LogEntry.Tag> tags = new ArrayList<>(count);
       for (int i = 0; i < count; i++) {
-        tags.add(new LogEntry.Tag(read(in), read(in)));
+        tags.add(new LogEntry.Tag(RecordBodies.readString(in), RecordBodies.readString(in)));
       }
       return new LogEntry(service, instance, endpoint, time, contentType, content, tags);
     } catch (IOException ex) {
       throw new IllegalArgumentException("corrupt log record", ex);
     }
-  }
-
-  // Length-prefixed UTF-8: writeUTF stops at 64 KB of encoded text.
-  private static void write(DataOutputStream out, String s) throws IOException {
-    byte[] b = s.getBytes(StandardCharsets.UTF_8);
-    out.writeInt(b.length);
-    out.write(b);
-  }
-
-  private static String read(DataInputStream in) throws IOException {
-    int n = in.readInt();
-    if (n < 0 || n > in.available()) {
-      throw new IOException("bad string length " + n);
-    }
-    return new String(in.readNBytes(n), StandardCharsets.UTF_8);
   }
 }
