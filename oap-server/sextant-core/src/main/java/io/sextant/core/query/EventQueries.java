@@ -44,14 +44,7 @@ public final class EventQueries {
       // SkyWalking's own message.
       throw new IllegalArgumentException("time field is required when uuid is absent.");
     }
-    if (c.pageSize() < 0 || c.pageNum() < 0) {
-      throw new IllegalArgumentException("paging needs a pageNum of 1 or more and a pageSize of 0 or more");
-    }
-    int page = c.pageNum() == 0 ? 1 : c.pageNum();
-    long from = (long) c.pageSize() * (page - 1);
-    if (from + c.pageSize() > MAX_MATCHES) {
-      throw new IllegalArgumentException("pageNum × pageSize must not exceed " + MAX_MATCHES);
-    }
+    long from = RecordPages.first(c.pageNum(), c.pageSize(), MAX_MATCHES);
     if (c.pageSize() == 0) {
       return List.of();
     }

@@ -52,16 +52,9 @@ public final class LogQueries {
 
   /** One page of the matching logs; bad conditions throw with the reason. */
   public List<LogEntry> logs(Condition c) {
-    if (c.pageSize() < 0 || c.pageNum() < 0) {
-      throw new IllegalArgumentException("paging needs a pageNum of 1 or more and a pageSize of 0 or more");
-    }
+    long from = RecordPages.first(c.pageNum(), c.pageSize(), MAX_MATCHES);
     if (c.startMillis() > c.endMillis()) {
       throw new IllegalArgumentException("the duration's start must not be after its end");
-    }
-    int pageNum = c.pageNum() == 0 ? 1 : c.pageNum();
-    long from = (long) c.pageSize() * (pageNum - 1);
-    if (from + c.pageSize() > MAX_MATCHES) {
-      throw new IllegalArgumentException("pageNum × pageSize must not exceed " + MAX_MATCHES);
     }
     if (c.pageSize() == 0) {
       return List.of();
