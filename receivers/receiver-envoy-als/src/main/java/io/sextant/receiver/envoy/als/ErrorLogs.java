@@ -42,6 +42,8 @@ import java.util.function.Consumer;
 final class ErrorLogs {
   /** A header or detail longer than this is cut, so a log stays small. */
   private static final int MAX_VALUE_CHARS = 1024;
+  /** Budget entries kept per minute for each service the receiver tracks: its own and its classes'. */
+  private static final int MAX_KEYS_PER_SERVICE = 8;
   private static final List<String> TRACE_HEADERS = List.of("traceparent", "sw8", "b3", "x-b3-traceid");
 
   private final int perServicePerMinute;
@@ -192,12 +194,15 @@ final class ErrorLogs {
       return false;
     }
     if (failed) {
-      int[] forClass = kept.computeIfAbsent(serviceKey + "|" + logClass, k -> new int[1]);
-      if (forClass[0] >= perClassPerMinute) {
+      String classKey = serviceKey + "|" + logClass;
+      int[] forClass = kept.get(classKey);
+      // A proxy may send any status code: the classes of a minute are bounded with the services.
+      if (forClass == null && kept.size() >= MAX_KEYS_PER_SERVICE * maxServices
+          || forClass != null && forClass[0] >= perClassPerMinute) {
         rateLimited.increment();
         return false;
       }
-      forClass[0]++;
+      kept.computeIfAbsent(classKey, k -> new int[1])[0]++;
     }
     kept.computeIfAbsent(serviceKey, k -> new int[1])[0]++;
     return true;

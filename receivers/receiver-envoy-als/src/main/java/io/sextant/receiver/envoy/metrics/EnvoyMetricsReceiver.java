@@ -145,19 +145,20 @@ public final class EnvoyMetricsReceiver implements Receiver {
         if (m.getTimestampMs() > 0) {
           time = m.getTimestampMs();
         }
+        double value = value(family, m);
         if (family.getName().equals(CONCURRENCY)) {
-          concurrency = Math.round(value(family, m));
+          concurrency = Math.round(value);
         }
         if (family.getName().startsWith(LISTENER_PREFIX)) {
           // As sent (a counter's total too), as SkyWalking's envoy_listener_metrics input.
-          add(instanceValues, EnvoyMetricNames.LISTENER_METRICS, family.getName(), Math.round(value(family, m)));
+          add(instanceValues, EnvoyMetricNames.LISTENER_METRICS, family.getName(), Math.round(value));
         }
-        if (workers.take(family.getName(), value(family, m), baselines, onCounterNotTracked)) {
+        if (workers.take(family.getName(), value, baselines, onCounterNotTracked)) {
           continue;
         }
         List<String> server = EnvoyStatsMapping.SERVER.get(family.getName());
         if (server != null) {
-          long v = Math.round(value(family, m));
+          long v = Math.round(value);
           server.forEach(name -> add(instanceValues, name, "", v));
           continue;
         }
@@ -171,10 +172,10 @@ public final class EnvoyMetricsReceiver implements Receiver {
         String metric;
         if (gauge != null) {
           metric = gauge;
-          v = Math.round(value(family, m));
+          v = Math.round(value);
         } else {
           metric = EnvoyStatsMapping.CLUSTER_COUNTERS.get(stat.stat());
-          v = baselines.increase(family.getName(), value(family, m));
+          v = baselines.increase(family.getName(), value);
           if (v < 0) {
             onCounterNotTracked.run();
             continue;

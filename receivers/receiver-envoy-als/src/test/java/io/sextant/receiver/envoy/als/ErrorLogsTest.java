@@ -95,6 +95,16 @@ class ErrorLogsTest {
   }
 
   @Test
+  void anyStatusCodeAProxySendsStaysWithinTheBudgetsBound() {
+    // One service tracked: its budget entry and at most 7 classes a minute.
+    ErrorLogs logs = new ErrorLogs(600, 0, 1, written::add, registry);
+    for (int code = 400; code < 430; code++) {
+      logs.http(http(code, ResponseFlags.getDefaultInstance()), List.of(call(DetectPoint.SERVER, code, "")), "n");
+    }
+    assertThat(written).hasSize(7);
+  }
+
+  @Test
   void aTcpConnectionWithAFlagIsALogAndAClientSideLogHasNoEndpoint() {
     ErrorLogs logs = new ErrorLogs(600, 0, 100, written::add, registry);
     TCPAccessLogEntry tcp = TCPAccessLogEntry.newBuilder().setCommonProperties(common()
